@@ -1,0 +1,34 @@
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_EMAIL = process.env.FLEET_DEMO_EMAIL ?? 'demo@fleet.test';
+export const DEMO_PASSWORD = process.env.FLEET_DEMO_PASSWORD ?? 'demo12345';
+
+/** Waits for the page-ready flag the portal sets once a page shows its first data. */
+export async function pageReady(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-page-ready', 'true');
+}
+
+/** Signs in with the demo account and picks "Demo Transport" when the picker opens. */
+export async function signIn(page: Page, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.locator('#login-identifier').fill(DEMO_EMAIL);
+  await page.locator('#login-password').fill(password);
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL(/\/(dashboard|select-transport)/);
+  if (page.url().includes('/select-transport')) {
+    await page.getByTestId('company-option').filter({ hasText: 'Demo Transport' }).first().click();
+    await page.locator('main button').last().click();
+    await page.waitForURL(/\/dashboard/);
+  }
+  await pageReady(page);
+}
+
+export async function switchLanguage(page: Page, language: 'en-US' | 'ar'): Promise<void> {
+  await page.getByTestId('language-switch').first().selectOption(language);
+  await expect(page.locator('html')).toHaveAttribute('dir', language === 'ar' ? 'rtl' : 'ltr');
+}
+
+/** A unique suffix per run so created records never collide. */
+export function unique(prefix: string): string {
+  return `${prefix}${Date.now().toString(36).slice(-5).toUpperCase()}`;
+}

@@ -1,0 +1,78 @@
+import { defineConfig, devices } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// End-to-end journey against the REAL server (apps/server, embedded PGlite, demo seed, simulated
+// devices) with the production build of the portal served by `vite preview`, which proxies /v1 and /ws
+// to the server. A fresh data folder per run keeps the demo (and its password) pristine.
+const apiPort = Number(process.env.E2E_API_PORT ?? 18080);
+const webPort = Number(process.env.E2E_WEB_PORT ?? 14173);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
+// A build folder of its own (`vite build --outDir <dir>`), so a run is not broken half-way by another
+// build replacing dist/ (lazy chunks are content-hashed: the old names would 404).
+const outDir = process.env.E2E_OUT_DIR ? ` --outDir ${process.env.E2E_OUT_DIR}` : '';
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 90_000,
+  expect: {
+    timeout: 15_000,
+    toHaveScreenshot: { maxDiffPixelRatio: 0.02, threshold: 0.1, animations: 'disabled' },
+  },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${webPort}`,
+    trace: 'retain-on-failure',
+    locale: 'en-US',
+    timezoneId: 'Asia/Dubai',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 860 } } },
+  ],
+  webServer: [
+    {
+      command: 'npm run start -w @fleet/server',
+      cwd: '../..',
+      url: `http://127.0.0.1:${apiPort}/v1/openapi.json`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      env: {
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SIMULATOR: 'on',
+        // The device listeners take free ports so the run never clashes with another server.
+        GATEWAY_TELTONIKA_PORT: '0',
+        GATEWAY_RUPTELA_PORT: '0',
+        GATEWAY_GOSAFE_PORT: '0',
+        GATEWAY_ISTARTEK_PORT: '0',
+        GATEWAY_OSMAND_PORT: '0',
+      },
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `npx vite preview --port ${webPort} --strictPort${outDir}`,
+      url: `http://127.0.0.1:${webPort}/login`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      env: { FLEET_API: `http://127.0.0.1:${apiPort}` },
+    },
+  ],
+});

@@ -1,0 +1,53 @@
+import type { Catalog } from '../en';
+import type { commands as en } from '../en/commands';
+
+export const commands = {
+  panel: {
+    title: 'الأوامر',
+    send: 'إرسال الأمر',
+    sending: 'جارٍ الإرسال…',
+    sent: 'تم إرسال الأمر. بانتظار رد الجهاز…',
+    response: 'رد الجهاز',
+    noResponse: 'لا يوجد رد بعد',
+    unsupported: 'هذا الجهاز لا يدعم الأوامر.',
+    parameter: 'المعامل',
+    host: 'عنوان IP',
+    port: 'المنفذ',
+    text: 'نص الأمر',
+    odometer: 'عداد المسافة (كم)',
+    url: 'الرابط',
+  },
+  name: {
+    change_ip_port: 'تغيير عنوان IP والمنفذ',
+    custom: 'أمر نصي مخصص',
+    get_status: 'طلب الحالة',
+    get_version: 'طلب الإصدار',
+    output1_off: 'تعطيل المخرج 1',
+    output1_on: 'تفعيل المخرج 1',
+    output2_off: 'تعطيل المخرج 2',
+    output2_on: 'تفعيل المخرج 2',
+    format_sd: 'تهيئة بطاقة SD',
+    delete_records: 'حذف السجلات',
+    fota_web: 'تحديث FOTA عبر الويب',
+    get_gps: 'طلب موقع GPS',
+    immobilize: 'إيقاف المركبة',
+    unimmobilize: 'إلغاء إيقاف المركبة',
+    set_odometer: 'ضبط عداد المسافة',
+    reset: 'إعادة تشغيل الجهاز',
+  },
+  status: {
+    queued: 'في الانتظار',
+    sent: 'أُرسل',
+    answered: 'تمت الإجابة',
+    failed: 'فشل',
+    timed_out: 'انتهت المهلة',
+    expired: 'انتهت صلاحيته',
+  },
+  verify: {
+    title: 'تحقق من كلمة المرور',
+    description: 'أدخل كلمة المرور لتأكيد هذا الإجراء.',
+    password: 'كلمة المرور',
+    submit: 'تحقق',
+    failed: 'كلمة المرور غير صحيحة',
+  },
+} satisfies Catalog<typeof en>;

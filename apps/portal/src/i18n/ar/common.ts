@@ -1,0 +1,73 @@
+import type { Catalog } from '../en';
+import type { common as en } from '../en/common';
+
+export const common = {
+  app: { name: 'فليت', tagline: 'تتبع الأسطول والنقل المدرسي' },
+  action: {
+    save: 'حفظ',
+    saving: 'جارٍ الحفظ…',
+    cancel: 'إلغاء',
+    delete: 'حذف',
+    deleting: 'جارٍ الحذف…',
+    edit: 'تعديل',
+    create: 'إنشاء',
+    add: 'إضافة',
+    back: 'رجوع',
+    next: 'التالي',
+    finish: 'إنهاء',
+    search: 'بحث',
+    moreFilters: 'مزيد من عوامل التصفية',
+    clearFilters: 'مسح عوامل التصفية',
+    apply: 'تطبيق',
+    retry: 'إعادة المحاولة',
+    close: 'إغلاق',
+    confirm: 'تأكيد',
+    logout: 'تسجيل الخروج',
+    view: 'عرض',
+    details: 'التفاصيل',
+    updateStatus: 'تحديث الحالة',
+    switchCompany: 'تبديل الشركة',
+    refresh: 'تحديث',
+    submit: 'إرسال',
+  },
+  state: { loading: 'جارٍ التحميل…', empty: 'لا يوجد شيء لعرضه بعد', error: 'حدث خطأ ما', saved: 'تم الحفظ' },
+  field: { yes: 'نعم', no: 'لا', none: '—' },
+  table: {
+    searchPlaceholder: 'بحث…',
+    page: 'الصفحة {{page}} من {{pages}}',
+    total: '{{count}} سجل',
+    previous: 'السابق',
+    next: 'التالي',
+    actions: 'الإجراءات',
+    empty: 'لم يتم العثور على سجلات',
+  },
+  status: {
+    label: 'الحالة',
+    maintenance: 'صيانة',
+  },
+  statusDialog: {
+    title: 'تحديث الحالة',
+    description: 'اختر الحالة الجديدة لهذا {{entity}}.',
+    success: 'تم تحديث الحالة',
+  },
+  deleteDialog: {
+    title: 'حذف {{entity}}',
+    description: 'سيتم حذف هذا {{entity}} نهائيًا. لا يمكن التراجع عن ذلك.',
+    success: 'تم حذف {{entity}}',
+  },
+  language: { label: 'اللغة', en: 'English', ar: 'العربية' },
+  theme: { label: 'المظهر', light: 'فاتح', dark: 'داكن', system: 'النظام' },
+  notFound: {
+    title: 'الصفحة غير موجودة',
+    description: 'الصفحة التي تبحث عنها غير موجودة أو تم نقلها.',
+    home: 'الذهاب إلى الرئيسية',
+  },
+  forbidden: {
+    title: 'غير متاح',
+    description: 'هذا القسم غير مفعّل لشركتك أو لحسابك.',
+  },
+  date: {
+    from: 'من',
+    to: 'إلى',
+  },
+} satisfies Catalog<typeof en>;

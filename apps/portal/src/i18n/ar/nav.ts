@@ -1,0 +1,40 @@
+import type { Catalog } from '../en';
+import type { nav as en } from '../en/nav';
+
+export const nav = {
+  section: { tracking: 'التتبع', management: 'الإدارة', school: 'النقل المدرسي', insights: 'التحليلات' },
+  item: {
+    home: 'الرئيسية',
+    live: 'الخريطة المباشرة',
+    liveList: 'القائمة المباشرة',
+    routeHistory: 'سجل المسار',
+    vehicles: 'المركبات',
+    drivers: 'السائقون',
+    devices: 'الأجهزة',
+    deviceTrips: 'رحلات الأجهزة',
+    users: 'المستخدمون',
+    geofences: 'المناطق الجغرافية',
+    geofenceEvents: 'أحداث المناطق',
+    salik: 'سالك',
+    branches: 'الفروع',
+    stations: 'المحطات',
+    schools: 'المدارس',
+    passengers: 'الركاب',
+    guardians: 'أولياء الأمور',
+    supervisors: 'المشرفون',
+    trips: 'الرحلات',
+    scheduledTrips: 'الرحلات المجدولة',
+    tripsApp: 'تطبيق الرحلات',
+    notifications: 'الإشعارات',
+    reports: 'التقارير',
+    settings: 'الإعدادات',
+  },
+  topbar: {
+    company: 'الشركة',
+    notifications: 'الإشعارات',
+    unread: '{{count}} غير مقروء',
+    openMenu: 'فتح القائمة',
+    closeMenu: 'إغلاق القائمة',
+    user: 'الحساب',
+  },
+} satisfies Catalog<typeof en>;

@@ -1,0 +1,18 @@
+export const dashboard = {
+  home: {
+    title: 'Home',
+    greeting: 'Welcome back',
+    period: { label: 'Period' },
+    kpi: {
+      vehicles: 'Vehicles',
+      live: 'Live now',
+      idle: 'Idle',
+      offline: 'Offline',
+      distance: 'Distance (km)',
+      trips: 'Trips',
+      alerts: 'Alerts',
+      unread: 'Unread notifications',
+    },
+    chart: { distance: 'Distance per day', trips: 'Trips per day' },
+  },
+} as const;

@@ -1,0 +1,174 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { LiveVehiclesResponse, Notification } from '@fleet/api-client';
+import {
+  RealtimeClient,
+  realtimeKey,
+  shouldShowEmergencyAlert,
+  storageKeys,
+  type WebSocketLike,
+} from '@fleet/core';
+import { Button, Dialog, PlateCard } from '@fleet/ui';
+import { useServices, useSession } from '../state/app-context';
+import { useCoreText } from '../i18n/core-text';
+import { applyLiveUpdates, type LiveUpdate } from './merge';
+import { RealtimeContext } from './realtime-context';
+import { liveVehiclesKey, useLiveVehicles } from './use-live-vehicles';
+import { unreadKey } from './use-notifications';
+
+const LOCATION_EVENTS = ['device-location', 'generic-device-location'] as const;
+
+interface Emergency {
+  vehicleUuid: string;
+  plate: string;
+  stateCode: string | null;
+  category: string | null;
+  at: string;
+}
+
+/**
+ * The real-time connection of spec §4, started when a company is selected: merges live locations into
+ * the cached vehicles (batched once per frame), raises the emergency alert dialog, shows live
+ * notifications as a toast and bumps the unread badge. Pages reach the client through context
+ * (command responses).
+ */
+export function LiveConnection({ children }: { children?: ReactNode }) {
+  const { queryClient, toasts, storage } = useServices();
+  const { company, user } = useSession();
+  const live = useLiveVehicles();
+  const [emergency, setEmergency] = useState<Emergency | null>(null);
+  const token = storage.getItem(storageKeys.accessToken);
+  const companyUuid = company?.uuid;
+  const userUuid = user?.uuid;
+
+  // One client per company, user and token; constructing it connects nothing (the effect does).
+  const client = useMemo(() => {
+    if (!companyUuid || !userUuid || typeof WebSocket === 'undefined') return null;
+    return new RealtimeClient({
+      baseUrl: window.location.origin,
+      firstId: companyUuid,
+      secondId: userUuid,
+      token,
+      createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      logger: console,
+    });
+  }, [companyUuid, userUuid, token]);
+
+  useEffect(() => {
+    if (!client) return;
+    client.connect();
+    return () => client.close();
+  }, [client]);
+
+  // Batch location updates: many per second become one cache write per animation frame.
+  const pending = useRef(new Map<string, LiveUpdate>());
+  const frame = useRef<number | null>(null);
+
+  // Subscriptions follow the set of vehicles, not their positions (which change every frame).
+  const idsKey = live.data?.data.map((v) => v.uuid).join(',') ?? '';
+  const vehicleIds = useMemo(() => (idsKey ? idsKey.split(',') : []), [idsKey]);
+
+  useEffect(() => {
+    if (!client || vehicleIds.length === 0) return;
+    const key = liveVehiclesKey(companyUuid);
+    const flush = () => {
+      frame.current = null;
+      const batch = pending.current;
+      pending.current = new Map();
+      queryClient.setQueryData<LiveVehiclesResponse>(key, (cache) => applyLiveUpdates(cache, batch));
+    };
+    const onUpdate = (uuid: string) => (data: unknown) => {
+      if (!data || typeof data !== 'object') return;
+      const update = data as LiveUpdate;
+      const previous = pending.current.get(uuid);
+      pending.current.set(uuid, previous ? { ...previous, ...update } : update);
+      frame.current ??= requestAnimationFrame(flush);
+      if (shouldShowEmergencyAlert(update, company)) {
+        const vehicle = queryClient
+          .getQueryData<LiveVehiclesResponse>(key)
+          ?.data.find((v) => v.uuid === uuid);
+        setEmergency({
+          vehicleUuid: uuid,
+          plate: vehicle?.license_plate_number ?? uuid,
+          stateCode: vehicle?.license_plate_state_code ?? null,
+          category: vehicle?.license_plate_category ?? null,
+          at: update.created_at ?? new Date().toISOString(),
+        });
+      }
+    };
+    const offs = vehicleIds.flatMap((uuid) =>
+      LOCATION_EVENTS.map((event) => client.on(realtimeKey(event, uuid), onUpdate(uuid))),
+    );
+    return () => {
+      for (const off of offs) off();
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
+    };
+  }, [client, vehicleIds, companyUuid, queryClient, company]);
+
+  const { t } = useTranslation('notifications');
+  useEffect(() => {
+    if (!client || !userUuid) return;
+    return client.on(realtimeKey('notification', userUuid), (data) => {
+      const notification = data as Partial<Notification> | null;
+      if (!notification || typeof notification !== 'object') return;
+      toasts.show({
+        kind: 'warning',
+        message: notification.title || t('toast.received'),
+        ...(notification.message ? { caption: notification.message } : {}),
+      });
+      queryClient.setQueryData<number>(unreadKey(companyUuid), (count) => (count ?? 0) + 1);
+      void queryClient.invalidateQueries({ queryKey: ['list', 'notifications'] });
+    });
+  }, [client, userUuid, companyUuid, queryClient, toasts, t]);
+
+  return (
+    <RealtimeContext.Provider value={client}>
+      {children}
+      {emergency ? <EmergencyDialog emergency={emergency} onClose={() => setEmergency(null)} /> : null}
+    </RealtimeContext.Provider>
+  );
+}
+
+function EmergencyDialog({ emergency, onClose }: { emergency: Emergency; onClose: () => void }) {
+  const { t, i18n } = useTranslation('live');
+  const core = useCoreText();
+  const navigate = useNavigate();
+  const time = new Date(emergency.at).toLocaleString(i18n.language);
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={<span className="text-danger">{core('emergency.title')}</span>}
+      footer={
+        <>
+          <Button variant="danger" onClick={onClose}>
+            {t('emergency.acknowledge')}
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              onClose();
+              navigate(`/dashboard/live?vehicle=${encodeURIComponent(emergency.vehicleUuid)}`);
+            }}
+          >
+            {t('emergency.showOnMap')}
+          </Button>
+        </>
+      }
+    >
+      <div className="mb-3">
+        <PlateCard
+          number={emergency.plate}
+          stateCode={emergency.stateCode ?? ''}
+          category={emergency.category ?? null}
+        />
+      </div>
+      <p className="text-foreground">{core('emergency.message', { plate: emergency.plate })}</p>
+      <p className="mt-1 text-sm text-foreground-muted">{t('emergency.at', { time })}</p>
+    </Dialog>
+  );
+}

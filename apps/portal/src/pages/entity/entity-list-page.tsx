@@ -1,0 +1,97 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { LinkButton, PlusIcon } from '../../components/kit';
+import type { CrudEntity } from '../../app/paths';
+import { paths } from '../../app/paths';
+import type { ColumnDef } from '@fleet/ui';
+import { ListTable, type FilterDef } from '../../components/list-table';
+import { PageHeader } from '../../components/local-ui';
+import { listQueryFromParams, requestByName, type ListAnswer, type Row } from '../../entities/api';
+import { FieldValue, optionGroup, useFieldLabel } from '../../entities/display';
+import { entityConfigs, entityKey } from '../../entities/registry';
+import { useServices, useSession } from '../../state/app-context';
+import { usePageReady } from '../../state/use-page-ready';
+import { useStatusLabel } from '../../entities/use-status-label';
+
+/** Generic list page of a managed entity: search, more filters, the API's pagination envelope. */
+export default function EntityListPage({ entity }: { entity: CrudEntity }) {
+  const config = entityConfigs[entity];
+  const { t } = useTranslation();
+  const ft = useTranslation('fields').t;
+  const label = useFieldLabel();
+  const statusLabel = useStatusLabel();
+  const { api } = useServices();
+  const { company } = useSession();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const filterNames = ['status', ...Object.keys(config.filters ?? {})];
+  const query = listQueryFromParams(params, filterNames);
+  const key = entityKey(entity);
+
+  const list = useQuery({
+    queryKey: ['list', config.group, company?.uuid, query],
+    queryFn: ({ signal }) => requestByName<ListAnswer>(api, `${config.group}.list`, { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+  usePageReady(list.isSuccess && !list.isPlaceholderData);
+
+  const filters: FilterDef[] = [
+    {
+      name: 'status',
+      label: t('common:status.label'),
+      options: config.statuses.map((s) => ({ value: s, label: statusLabel(s) })),
+    },
+    ...Object.entries(config.filters ?? {}).map(([name, options]) => ({
+      name,
+      label: label(name === 'shape' ? 'shape' : name),
+      options: options.map((o) => {
+        const group = optionGroup(name, entity);
+        return { value: o, label: group ? ft(`option.${group}.${o}`, { defaultValue: o }) : o };
+      }),
+    })),
+  ];
+
+  const columns: ColumnDef<Row, unknown>[] = config.columns.map((field, index) => ({
+    id: field,
+    header: label(field),
+    enableSorting: false,
+    meta: { numeric: ['year', 'seat_capacity', 'students_capacity'].includes(field), label: label(field) },
+    cell: ({ row: { original: row } }) =>
+      index === 0 ? (
+        <Link className="font-medium text-primary hover:underline" to={paths.details(entity, row.uuid)}>
+          <FieldValue field={field} value={row[field]} segment={entity} />
+        </Link>
+      ) : (
+        <FieldValue field={field} value={row[field]} segment={entity} />
+      ),
+  }));
+
+  const answer = list.data;
+  return (
+    <div data-testid={`list-${entity}`}>
+      <PageHeader
+        title={t(`entities:${key}.title`)}
+        actions={
+          <LinkButton
+            to={paths.create(entity)}
+            data-testid="create-button"
+            startIcon={<PlusIcon className="size-4" aria-hidden="true" />}
+          >
+            {t(`entities:${key}.create`)}
+          </LinkButton>
+        }
+      />
+      <ListTable<Row>
+        caption={t(`entities:${key}.title`)}
+        columns={columns}
+        answer={answer}
+        loading={list.isFetching}
+        params={params}
+        onParamsChange={setParams}
+        filters={filters}
+        onRowClick={(row) => navigate(paths.details(entity, row.uuid))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import type { EngineReportRow } from '@fleet/api-client';
+import { VehiclePlate } from '../../entities/vehicle-plate';
+import { DescriptionList, DetailSection, LineChart } from '@fleet/ui';
+import { ReportShell } from './report-shell';
+
+/** reports/engine (engine device guard): engine hours, RPM and temperature charts. */
+export default function EngineReportPage() {
+  const { t, i18n } = useTranslation('reports');
+  const n = (v: number | null, d = 1) =>
+    v === null ? '—' : v.toLocaleString(i18n.language, { maximumFractionDigits: d });
+  return (
+    <ReportShell<EngineReportRow>
+      kind="engine"
+      title={t('overview.engine')}
+      renderRows={(rows) =>
+        rows.map((row) => (
+          <DetailSection key={row.vehicle.uuid} title={<VehiclePlate vehicle={row.vehicle} />}>
+            <DescriptionList
+              columns={3}
+              items={[
+                { id: 'hours', label: t('summary.engineOn'), value: n(row.engine_hours) },
+                { id: 'rpm', label: t('chart.rpm'), value: n(row.max_rpm, 0) },
+                { id: 'temp', label: t('chart.temperature'), value: n(row.max_temperature) },
+              ]}
+            />
+            <div className="mt-3 grid grid-cols-1 gap-3 lg:grid-cols-2">
+              <LineChart
+                title={t('chart.rpm')}
+                timestamps={row.rpm.map((s) => Date.parse(s.at))}
+                series={[{ label: t('chart.rpm'), values: row.rpm.map((s) => Number(s.value)), unit: 'rpm' }]}
+              />
+              <LineChart
+                title={t('chart.temperature')}
+                timestamps={row.temperature.map((s) => Date.parse(s.at))}
+                series={[
+                  {
+                    label: t('chart.temperature'),
+                    values: row.temperature.map((s) => Number(s.value)),
+                    unit: '°C',
+                    tone: 'warning',
+                  },
+                ]}
+              />
+            </div>
+          </DetailSection>
+        ))
+      }
+    />
+  );
+}

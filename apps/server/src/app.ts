@@ -1,0 +1,161 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import type { Config } from './config/config';
+import type { Storage } from './storage/storage';
+import type { Bus } from './realtime/bus';
+import type { Messenger } from './auth/messenger';
+import { HttpError, forbidden, unauthenticated, validationError } from './http/errors';
+import { parseLocale, t, type Locale } from './http/i18n';
+import { registerSecurity } from './http/security';
+import { bearerToken, resolveTenant, sessionFromToken, type Principal } from './auth/session';
+import type { Tenant } from './tenancy/context';
+import { RealtimeHub } from './realtime/hub';
+
+export interface AppDeps {
+  config: Config;
+  storage: Storage;
+  bus: Bus;
+  messenger: Messenger;
+  /** Clock (tests inject a fixed one). */
+  now?: () => Date;
+  /** Fastify logger on/off (tests: off). */
+  logger?: boolean;
+}
+
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  bus: Bus;
+  messenger: Messenger;
+  hub: RealtimeHub;
+  now: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    locale: Locale;
+    timezone: string;
+    principalCache?: Principal | null;
+  }
+}
+
+/** The signed-in principal of a request, or 401. */
+export async function requirePrincipal(req: FastifyRequest): Promise<Principal> {
+  if (req.principalCache === undefined) {
+    const { storage, now } = req.server.ctx;
+    req.principalCache = await sessionFromToken(storage.db, bearerToken(req), now());
+  }
+  if (!req.principalCache) throw unauthenticated();
+  return req.principalCache;
+}
+
+/** Principal + tenant of a request (X-Transport-Uuid), checking a permission when given. */
+export async function requireTenant(
+  req: FastifyRequest,
+  permission?: string,
+): Promise<{ principal: Principal; tenant: Tenant }> {
+  const principal = await requirePrincipal(req);
+  const tenant = await resolveTenant(req.server.ctx.storage.db, principal, req.headers['x-transport-uuid']);
+  if (permission && !tenant.permissions.includes(permission)) throw forbidden();
+  return { principal, tenant };
+}
+
+function validTimezone(tz: unknown): string {
+  if (typeof tz !== 'string' || tz.length > 64) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return tz;
+  } catch {
+    return 'UTC';
+  }
+}
+
+const PG_CLIENT_ERRORS = new Set([
+  '22P02',
+  '22007',
+  '22008',
+  '22003',
+  '22023',
+  '2201X',
+  '22001',
+  '22004',
+  '22021',
+]);
+
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const { config } = deps;
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // Never log query strings or headers: the WebSocket token may travel as ?token=.
+            serializers: {
+              req: (r: { method: string; url: string; ip?: string }) => ({
+                method: r.method,
+                url: r.url.split('?')[0],
+                remoteAddress: r.ip,
+              }),
+            },
+          },
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: false,
+    routerOptions: { maxParamLength: 200 },
+  });
+  const now = deps.now ?? (() => new Date());
+  const hub = new RealtimeHub(deps.storage.db, deps.bus);
+  app.decorate('ctx', { ...deps, now, hub });
+  app.decorateRequest('locale', 'en');
+  app.decorateRequest('timezone', 'UTC');
+
+  app.addHook('onRequest', async (req) => {
+    req.locale = parseLocale(req.headers['x-locale']);
+    req.timezone = validTimezone(req.headers.timezone);
+  });
+  registerSecurity(app, config.CORS_ORIGINS);
+
+  app.setErrorHandler((err, req, reply) => {
+    const locale = req.locale ?? 'en';
+    if (err instanceof HttpError) {
+      return reply.code(err.statusCode).headers(err.headers).send(err.render(locale));
+    }
+    if (err instanceof ZodError) {
+      const e = validationError(err);
+      return reply.code(422).send(e.render(locale));
+    }
+    const e = err as { code?: string; statusCode?: number; message?: string; constraint?: string };
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) {
+      return reply.code(413).send({ message: t(locale, 'too_large') });
+    }
+    if (e.code === '23505') {
+      return reply.code(422).send({ message: t(locale, 'already_taken', { field: 'value' }) });
+    }
+    if (e.code === '23503') {
+      return reply
+        .code(409)
+        .send({ message: t(locale, 'in_use', { entity: 'record', dependents: 'other records' }) });
+    }
+    if (e.code && PG_CLIENT_ERRORS.has(e.code)) {
+      return reply.code(422).send({ message: t(locale, 'validation.general') });
+    }
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply.code(e.statusCode).send({ message: t(locale, 'bad_request') });
+    }
+    req.log.error({ err }, 'unhandled error');
+    if (process.env.FLEET_DEBUG_ERRORS) console.error(err);
+    return reply.code(500).send({ message: t(locale, 'server_error') });
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ message: t(req.locale ?? 'en', 'not_found') }),
+  );
+
+  app.addHook('onClose', async () => {
+    hub.close();
+  });
+  return app;
+}

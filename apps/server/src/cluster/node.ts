@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { PluginStart } from '../plugins';
+import { registerReportRoutes } from '../reports/routes';
+import { loadConfig, type Config } from '../config/config';
+import { openStorage, type Storage } from '../storage/storage';
+import { InProcessBus, type Bus } from '../realtime/bus';
+import { NatsBus } from '../realtime/nats-bus';
+import { createServer } from '../server';
+import { LogMessenger } from '../auth/messenger';
+import { startGateway, type Gateway } from '../gateway/gateway';
+import { clusterConfig, type ClusterConfig, type Role } from './config';
+import { GatewayBus, RoutedBus } from './buses';
+import { jetStreamIngest } from './ingest';
+import { startWorker, type Worker } from './worker';
+import { startRetentionJob } from './retention';
+import { LeaderLease, LockSession, registerClockLease } from './lease';
+
+/**
+ * Hook for the pipeline in the worker role (and in ROLE=all on NATS): given the worker's bus (local
+ * `locations.*` announcements of freshly stored batches, NATS for everything else) and the storage,
+ * start the pipeline and return its stop function. The composition root passes the same factory the
+ * embedded mode uses.
+ */
+export type PipelineFactory = (bus: Bus, storage: Storage, config: Config) => Promise<() => Promise<void>>;
+
+export interface ClusterNode {
+  role: Role;
+  name: string;
+  bus: NatsBus;
+  storage: Storage;
+  app?: FastifyInstance;
+  gateway?: Gateway;
+  worker?: Worker;
+  /** Worker roles: the PostgreSQL lock session (partition ownership, leader lease). */
+  session?: LockSession;
+  /** Worker roles: the clock-work leader lease. */
+  leader?: LeaderLease;
+  /** Where this node listens (printed by the supervisor). */
+  listening: Record<string, string | number>;
+  close(): Promise<void>;
+}
+
+export interface StartNodeOptions {
+  env?: Record<string, string | undefined>;
+  pipeline?: PipelineFactory;
+  log?: (msg: string) => void;
+}
+
+/** `src/<part>/plugin.ts` (a part's plug-in seam of main.ts) when it exists. */
+async function pluginOf(part: 'pipeline' | 'push'): Promise<PluginStart | undefined> {
+  const file = fileURLToPath(new URL(`../${part}/plugin.ts`, import.meta.url));
+  if (!existsSync(file)) return undefined;
+  return ((await import(pathToFileURL(file).href)) as { start?: PluginStart }).start;
+}
+
+/**
+ * One process of the scale-out mode (DATABASE_URL + NATS_URL): gateway, worker, api, or all three on
+ * NATS. The embedded default (no NATS_URL) is main.ts's business, not this function's.
+ */
+export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNode> {
+  const env = opts.env ?? process.env;
+  const config = loadConfig(env);
+  const cluster: ClusterConfig = clusterConfig({ ...env, ROLE: env.ROLE ?? 'all' });
+  if (!env.NATS_URL) throw new Error('NATS_URL is required for a cluster node');
+  const role = cluster.ROLE;
+  const name = cluster.NODE_NAME ?? `${role}-${process.pid}`;
+  const log = opts.log ?? ((m: string) => console.log(`[${name}] ${m}`));
+  const storage = await openStorage({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
+    schema: config.DATABASE_SCHEMA,
+  });
+  const bus = await NatsBus.connect({
+    servers: env.NATS_URL,
+    ...(cluster.NATS_PREFIX ? { prefix: cluster.NATS_PREFIX } : {}),
+    partitions: cluster.NATS_PARTITIONS,
+    ackWaitMs: cluster.NATS_ACK_WAIT_MS,
+    replicas: cluster.NATS_REPLICAS,
+    name,
+    log,
+  });
+  const listening: Record<string, string | number> = {};
+  const stops: (() => Promise<void>)[] = [];
+  const node: ClusterNode = { role, name, bus, storage, listening, close: async () => undefined };
+
+  if (role === 'worker' || role === 'all') {
+    // One PostgreSQL session per worker node holds its leases (lease.ts): the clock-work leader lease
+    // and the ownership of its share of the locations partitions. On PGlite (ROLE=all, one process)
+    // there is nobody to share with: no session, all partitions, clock work always on.
+    if (config.DATABASE_URL) {
+      const session = new LockSession({
+        url: config.DATABASE_URL,
+        namespace: `${config.DATABASE_SCHEMA ?? 'public'}/${cluster.NATS_PREFIX ?? ''}`,
+        checkMs: cluster.LEASE_CHECK_MS,
+        log,
+      });
+      session.start();
+      const leader = new LeaderLease(session, 'clock', log);
+      leader.start();
+      const unregister = registerClockLease(storage, leader);
+      node.session = session;
+      node.leader = leader;
+      stops.push(async () => {
+        unregister();
+        await leader.stop();
+        await session.close();
+      });
+    }
+    const local = new InProcessBus((err, subject) =>
+      log(`pipeline handler on ${subject} failed: ${String(err)}`),
+    );
+    const pipelineBus = new RoutedBus(local, bus, ['locations.>']);
+    if (opts.pipeline) stops.push(await opts.pipeline(pipelineBus, storage, config));
+    else {
+      // The same pipeline plugin the embedded server loads (main.ts), on the worker's bus. Its report
+      // routes go to a Fastify instance that never listens here (the API role serves them).
+      const start = await pluginOf('pipeline');
+      if (start) {
+        const routesOnly = Fastify({ logger: false });
+        const running = await start({ config, env, storage, bus: pipelineBus, app: routesOnly, log });
+        stops.push(() => running.stop());
+      }
+    }
+    const handover = node.session
+      ? {
+          db: storage.db,
+          namespace: `${config.DATABASE_SCHEMA ?? 'public'}/${cluster.NATS_PREFIX ?? ''}`,
+          owner: `${name}/${process.pid}/${randomBytes(3).toString('hex')}`,
+        }
+      : undefined;
+    node.worker = startWorker({
+      ...(handover ? { handover } : {}),
+      storage,
+      bus,
+      local,
+      log,
+      ...(node.session ? { session: node.session } : {}),
+    });
+    stops.push(() => node.worker!.close());
+    // Mobile push from the workers: competing senders on the outbox (rows claimed FOR UPDATE SKIP
+    // LOCKED with a lease, push/outbox.ts), so every worker may run it and none sends a row twice.
+    if (!opts.pipeline) {
+      const push = await pluginOf('push');
+      if (push) {
+        const running = await push({
+          config,
+          env,
+          storage,
+          bus: pipelineBus,
+          app: Fastify({ logger: false }),
+          log,
+        });
+        stops.push(() => running.stop());
+      }
+    }
+    if (cluster.LOCATION_RETENTION_DAYS > 0) {
+      const stop = startRetentionJob(storage.db, {
+        retentionDays: cluster.LOCATION_RETENTION_DAYS,
+        intervalMs: cluster.RETENTION_INTERVAL_MIN * 60_000,
+        log,
+      });
+      stops.push(async () => stop());
+    }
+    listening.worker = `queue group "workers" on ${bus.streamNames.locations} (${bus.partitionCount} partitions)`;
+  }
+  if (role === 'gateway' || role === 'all') {
+    node.gateway = await startGateway({
+      config,
+      storage: jetStreamIngest(storage, bus),
+      bus: new GatewayBus(bus),
+      log: { info: log, warn: log, error: log },
+    });
+    stops.push(() => node.gateway!.close());
+    for (const [k, v] of Object.entries(node.gateway.ports)) if (v !== undefined) listening[k] = v;
+  }
+  if (role === 'api' || role === 'all') {
+    const app = await createServer({
+      config,
+      storage,
+      bus,
+      messenger: new LogMessenger(log, config.NODE_ENV !== 'production'),
+      logger: config.LOG_LEVEL !== 'silent',
+    });
+    registerReportRoutes(app);
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const addr = app.server.address();
+    listening.http = typeof addr === 'object' && addr ? `http://${config.HOST}:${addr.port}` : String(addr);
+    node.app = app;
+    stops.push(() => app.close());
+  }
+  await bus.ready();
+  node.close = async () => {
+    for (const s of stops.reverse()) await s().catch((err: unknown) => log(`stop failed: ${String(err)}`));
+    await bus.close();
+    await storage.close();
+  };
+  return node;
+}

@@ -1,0 +1,299 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deviceCommandSchema, supportedCommandsSchema } from '@fleet/api-client';
+import {
+  encodeRuptelaCommandResponse,
+  encodeRuptelaIdentification,
+  encodeRuptelaServerFrame,
+  encodeTeltonikaImei,
+} from '@fleet/device-protocols';
+import { CommandService } from './service';
+import { call, createHarness, PASSWORD, type Harness } from '../../test/harness';
+import { buildWorld, type World } from '../../test/fixtures';
+import { startGateway, type Gateway } from '../gateway/gateway';
+import { startSimulatedFleet, simulatedImei, type SimulatedFleet } from '../simulator/fleet';
+import { addDevices, hubClient, RawClient, waitFor, type FleetFixture } from '../gateway/test-helpers';
+
+let h: Harness;
+let w: World;
+let gw: Gateway | undefined;
+let fleet: SimulatedFleet | undefined;
+let fx: FleetFixture;
+
+beforeAll(async () => {
+  h = await createHarness('commands', {
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_TELTONIKA_PORT: '0',
+    GATEWAY_RUPTELA_PORT: '0',
+    GATEWAY_GOSAFE_PORT: '0',
+    GATEWAY_ISTARTEK_PORT: '0',
+    GATEWAY_OSMAND_PORT: 'off',
+    GATEWAY_UDP: 'off',
+    COMMAND_TIMEOUT_S: '1',
+  });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.reset();
+  w = await buildWorld(h.storage.db);
+  fx = await addDevices(h.storage.db, w.a.id, [
+    { imei: simulatedImei(101), type: 'teltonika' },
+    { imei: simulatedImei(102), type: 'ruptela' },
+    { imei: simulatedImei(103), type: 'istartek' },
+    { imei: simulatedImei(104), type: 'door_technologies' },
+  ]);
+  gw = await startGateway({ config: h.config, storage: h.storage, bus: h.bus });
+});
+afterEach(async () => {
+  fleet?.stop();
+  fleet = undefined;
+  await gw?.close();
+  gw = undefined;
+});
+
+const admin = () => ({ token: w.users.adminA.token, company: w.a.uuid });
+const send = (deviceUuid: string, body: unknown, who = admin()) =>
+  call(h.app, { method: 'POST', url: `/v1/devices/${deviceUuid}/commands`, body, ...who });
+const history = (deviceUuid: string, who = admin()) =>
+  call(h.app, { method: 'GET', url: `/v1/devices/${deviceUuid}/commands`, ...who });
+
+function simulate(indexes: number[]) {
+  fleet = startSimulatedFleet({
+    devices: indexes.map((i) => ({
+      imei: fx.devices[i]!.imei,
+      protocol: fx.devices[i]!.type as 'teltonika',
+    })),
+    ports: { teltonika: gw!.ports.teltonika!, ruptela: gw!.ports.ruptela!, istartek: gw!.ports.istartek! },
+    intervalMs: 200,
+    clock: 'virtual',
+    stagger: false,
+  });
+  return fleet;
+}
+
+describe('device commands', () => {
+  it('lists what each device type supports', async () => {
+    const r = await call(h.app, {
+      method: 'GET',
+      url: '/v1/device/commands/supported',
+      token: w.users.adminA.token,
+    });
+    expect(r.statusCode).toBe(200);
+    const data = supportedCommandsSchema.parse(r.json().data.data);
+    expect(data.teltonika).toContain('get_version');
+    expect(data.teltonika).toContain('immobilize');
+    expect(data.door_technologies).toEqual([]);
+  });
+
+  it.each([
+    [0, 'teltonika', 'get_version', /Ver:/],
+    [1, 'ruptela', 'get_version', /Ver:/],
+    [2, 'istartek', 'output1_on', /OK/],
+  ] as const)(
+    'round-trips %s (%s %s) through the simulator: history + command-response',
+    async (i, _type, type, answer) => {
+      const dev = fx.devices[i]!;
+      const ws = hubClient(h.app.ctx.hub, {
+        userId: w.users.adminA.id,
+        userUuid: w.users.adminA.uuid,
+        companyId: w.a.id,
+        companyUuid: w.a.uuid,
+      });
+      simulate([i]);
+      await waitFor(() => gw!.isConnected(dev.uuid), 10_000, 'device connected');
+      const r = await send(dev.uuid, { type });
+      expect(r.statusCode).toBe(201);
+      const created = deviceCommandSchema.parse(r.json().data);
+      expect(created.device_uuid).toBe(dev.uuid);
+      expect(created.issued_by?.uuid).toBe(w.users.adminA.uuid);
+      const ev = await waitFor(
+        () => ws.messages.find((m) => m.event === 'command-response' && m.data['uuid'] === created.uuid),
+        10_000,
+        'command-response',
+      );
+      expect(ev.path).toBe(dev.uuid);
+      expect(ev.data['status']).toBe('answered');
+      expect(String(ev.data['response'])).toMatch(answer);
+      const list = await history(dev.uuid);
+      expect(list.statusCode).toBe(200);
+      const [row] = list.json().data as { status: string; response: string; answered_at: string }[];
+      expect(row!.status).toBe('answered');
+      expect(row!.response).toMatch(answer);
+      expect(row!.answered_at).not.toBeNull();
+      ws.off();
+    },
+  );
+
+  it('queues a command for an offline device and sends it when it connects', async () => {
+    const dev = fx.devices[0]!;
+    const r = await send(dev.uuid, { type: 'get_status' });
+    expect(r.json().data.status).toBe('queued');
+    simulate([0]);
+    await waitFor(
+      async () => (await history(dev.uuid)).json().data[0].status === 'answered',
+      10_000,
+      'queued command answered',
+    );
+    expect((await history(dev.uuid)).json().data[0].response).toMatch(/GPRS: 1/);
+  });
+
+  it('times out visibly when the device does not answer', async () => {
+    const dev = fx.devices[0]!;
+    const ws = hubClient(h.app.ctx.hub, {
+      userId: w.users.adminA.id,
+      userUuid: w.users.adminA.uuid,
+      companyId: w.a.id,
+      companyUuid: w.a.uuid,
+    });
+    // A hand-made device that connects and never answers.
+    const c = new RawClient(gw!.ports.teltonika!);
+    await c.send(encodeTeltonikaImei(dev.imei));
+    await c.take(1);
+    await waitFor(() => gw!.isConnected(dev.uuid), 5000, 'connected');
+    const r = await send(dev.uuid, { type: 'get_gps' });
+    const uuid = r.json().data.uuid as string;
+    const ev = await waitFor(
+      () => ws.messages.find((m) => m.event === 'command-response' && m.data['uuid'] === uuid),
+      5000,
+      'timeout event',
+    );
+    expect(ev.data['status']).toBe('timed_out');
+    expect(String(ev.data['error'])).toMatch(/No answer/);
+    const bytes = c.received; // the Codec 12 frame the device got
+    expect(bytes.includes(Buffer.from('getgps'))).toBe(true);
+    c.close();
+    ws.off();
+  });
+
+  it('immobilize needs a password verification token; unsupported commands and other companies are refused', async () => {
+    const dev = fx.devices[0]!;
+    const noToken = await send(dev.uuid, { type: 'immobilize' });
+    expect(noToken.statusCode).toBe(422);
+    const badToken = await send(dev.uuid, { type: 'immobilize', verification_token: 'nope' });
+    expect(badToken.statusCode).toBe(403);
+    const v = await call(h.app, {
+      method: 'POST',
+      url: '/v1/verify-password',
+      body: { password: PASSWORD },
+      ...admin(),
+    });
+    expect(v.statusCode).toBe(200);
+    const token = v.json().data.verification_token as string;
+    const ok = await send(dev.uuid, { type: 'immobilize', verification_token: token });
+    expect(ok.statusCode).toBe(201);
+    // A token works once.
+    expect((await send(dev.uuid, { type: 'immobilize', verification_token: token })).statusCode).toBe(403);
+    // door_technologies devices take no command.
+    expect((await send(fx.devices[3]!.uuid, { type: 'get_version' })).statusCode).toBe(422);
+    // Bad attributes.
+    expect(
+      (await send(dev.uuid, { type: 'change_ip_port', attributes: { host: 'x', port: 99999 } })).statusCode,
+    ).toBe(422);
+    // Company B cannot see company A's device.
+    const other = { token: w.users.adminB.token, company: w.b.uuid };
+    expect((await send(dev.uuid, { type: 'get_version' }, other)).statusCode).toBe(404);
+    expect((await history(dev.uuid, other)).statusCode).toBe(404);
+  });
+
+  it('an answer goes to the oldest command expecting that kind of answer (Ruptela command ids)', async () => {
+    // This test's own gateway, with a time-out long enough for a loaded machine.
+    await gw!.close();
+    gw = await startGateway({
+      config: { ...h.config, COMMAND_TIMEOUT_S: 120 },
+      storage: h.storage,
+      bus: h.bus,
+    });
+    const dev = fx.devices[1]!;
+    const c = new RawClient(gw.ports.ruptela!);
+    await c.send(encodeRuptelaIdentification(dev.imei));
+    await c.take(6); // identification ACK
+    await waitFor(() => gw!.isConnected(dev.uuid), 5000, 'connected');
+    // First a raw "device version" request (command 103, answered by command 3), then an SMS command
+    // (108, answered by command 7).
+    const versionFrame = Buffer.from(encodeRuptelaServerFrame(103, new Uint8Array(0))).toString('hex');
+    const first = await send(dev.uuid, { type: 'custom', attributes: { text: versionFrame } });
+    expect(first.statusCode).toBe(201);
+    const second = await send(dev.uuid, { type: 'get_gps' });
+    expect(second.statusCode).toBe(201);
+    const statusOf = async (uuid: string) =>
+      (
+        (await history(dev.uuid)).json().data as { uuid: string; status: string; response: string | null }[]
+      ).find((x) => x.uuid === uuid)!;
+    await waitFor(async () => (await statusOf(second.json().data.uuid)).status === 'sent', 5000, 'both sent');
+    await waitFor(async () => (await statusOf(first.json().data.uuid)).status === 'sent', 5000, 'both sent');
+    // The device answers the SMS command: it must not be taken by the older version request.
+    await c.send(encodeRuptelaCommandResponse(dev.imei, 'Lat:25.2 Lon:55.27'));
+    await waitFor(
+      async () => (await statusOf(second.json().data.uuid)).status === 'answered',
+      5000,
+      'SMS command answered',
+    );
+    expect((await statusOf(second.json().data.uuid)).response).toBe('Lat:25.2 Lon:55.27');
+    expect((await statusOf(first.json().data.uuid)).status).toBe('sent');
+    c.close();
+  });
+
+  it('a command queued for a device that stays offline expires, is published, and is never sent', async () => {
+    const dev = fx.devices[0]!;
+    const ws = hubClient(h.app.ctx.hub, {
+      userId: w.users.adminA.id,
+      userUuid: w.users.adminA.uuid,
+      companyId: w.a.id,
+      companyUuid: w.a.uuid,
+    });
+    const r = await send(dev.uuid, { type: 'get_status' });
+    const uuid = r.json().data.uuid as string;
+    expect(r.json().data.status).toBe('queued');
+    // A service whose clock is 25 hours ahead: the default expiry (24 h) has passed.
+    const later = new CommandService({
+      db: h.storage.db,
+      bus: h.bus,
+      timeoutMs: 60_000,
+      now: () => new Date(Date.now() + 25 * 3600_000),
+    });
+    expect(later.queueExpiryMs).toBe(24 * 3600_000);
+    let wrote = 0;
+    const link = { deviceId: dev.id, write: () => (wrote++, true) };
+    expect(await later.dispatch(link)).toBe(0); // not sent, even before the sweep ran
+    expect(await later.expireQueued()).toBe(1);
+    expect(await later.expireQueued()).toBe(0);
+    const row = deviceCommandSchema.parse((await history(dev.uuid)).json().data[0]);
+    expect(row.status).toBe('expired');
+    expect(row.error).toMatch(/did not connect within 24 h/);
+    expect(row.sent_at).toBeNull();
+    const ev = await waitFor(
+      () => ws.messages.find((m) => m.event === 'command-response' && m.data['uuid'] === uuid),
+      5000,
+      'expired event',
+    );
+    expect(ev.data['status']).toBe('expired');
+    // The device connects: nothing is written to it.
+    expect(await later.dispatch(link)).toBe(0);
+    expect(wrote).toBe(0);
+    const listed = await call(h.app, {
+      method: 'GET',
+      url: `/v1/devices/${dev.uuid}/commands?status=expired`,
+      ...admin(),
+    });
+    expect(listed.statusCode).toBe(200);
+    expect((listed.json().data as unknown[]).length).toBe(1);
+    later.close();
+    ws.off();
+  });
+
+  it('the gateway expires queued commands by itself (COMMAND_QUEUE_EXPIRY_S)', async () => {
+    await gw!.close();
+    gw = await startGateway({
+      config: { ...h.config, COMMAND_QUEUE_EXPIRY_S: 1 },
+      storage: h.storage,
+      bus: h.bus,
+    });
+    const dev = fx.devices[2]!;
+    const r = await send(dev.uuid, { type: 'output1_off' });
+    expect(r.json().data.status).toBe('queued');
+    await waitFor(
+      async () => (await history(dev.uuid)).json().data[0].status === 'expired',
+      10_000,
+      'expired by the gateway sweep',
+    );
+  });
+});

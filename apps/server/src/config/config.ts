@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { gatewayEnvShape } from '../gateway/config';
+import { pipelineEnvShape } from '../pipeline/config';
+
+/**
+ * The one environment schema of the server. Every knob the API/storage/real-time parts read lives
+ * here; the gateway adds its own listener settings (ports per protocol) in its module.
+ * A bad value stops start-up with a message naming the variable (see {@link ConfigError}).
+ */
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** When set, storage is a real PostgreSQL (node-postgres) instead of embedded PGlite. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /** Embedded PGlite shared_buffers (memory at rest); PostgreSQL servers keep their own setting. */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'must look like 32MB')
+    .default('32MB'),
+  /** Postgres schema to use (tests isolate per file); default `public`. */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'must be a plain lowercase identifier')
+    .default('public'),
+  /** Reserved for the scale-out bus (NATS JetStream adapter of the `Bus` interface). */
+  NATS_URL: z
+    .string()
+    .regex(/^nats:\/\//, 'must be a nats:// URL')
+    .optional(),
+  FLEET_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo12345'),
+  /** Seed the demo company on first start (an empty database). */
+  FLEET_SEED_DEMO: bool.default(true),
+  /** Comma-separated origins allowed by CORS; empty means same-origin only. */
+  CORS_ORIGINS: list.default([]),
+  /** Maximum JSON body in bytes. */
+  BODY_LIMIT: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
+  /** Maximum uploaded file in bytes (images and documents). */
+  UPLOAD_LIMIT: z.coerce.number().int().min(1024).max(100_000_000).default(5_242_880),
+  /** Session lifetime in hours. */
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Built portal to serve from the same origin (SPA fallback); default apps/portal/dist. */
+  PORTAL_DIST: z.string().optional(),
+  /** Public URL used in e-mails (set-password / reset links). */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Device gateway, commands and demo simulator (see gateway/config.ts). */
+  ...gatewayEnvShape,
+  /** Pipeline time zone and clock (see pipeline/config.ts). */
+  ...pipelineEnvShape,
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super('Invalid configuration:\n' + issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parse the environment (default `process.env`); throws {@link ConfigError} naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const r = envSchema.safeParse(input);
+  if (!r.success) {
+    throw new ConfigError(
+      r.error.issues.map((i) => ({ variable: String(i.path[0] ?? '?'), message: i.message })),
+    );
+  }
+  return r.data;
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Security headers on every answer and a CORS allow-list. API answers get a locked-down CSP;
+ * the portal's HTML gets one that allows its own scripts, map tiles over https and the socket.
+ */
+export function registerSecurity(app: FastifyInstance, corsOrigins: readonly string[]): void {
+  const allowed = new Set(corsOrigins);
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (typeof origin === 'string' && allowed.has(origin)) {
+      reply.header('Access-Control-Allow-Origin', origin);
+      reply.header('Vary', 'Origin');
+      reply.header('Access-Control-Expose-Headers', 'Content-Disposition');
+      if (req.method === 'OPTIONS') {
+        reply.header('Access-Control-Allow-Methods', 'GET,POST,PUT,PATCH,DELETE,OPTIONS');
+        reply.header(
+          'Access-Control-Allow-Headers',
+          'Authorization,Content-Type,Timezone,X-Transport-Uuid,X-User-Uuid,X-Locale,X-Verification-Token',
+        );
+        reply.header('Access-Control-Max-Age', '600');
+        return reply.code(204).send();
+      }
+    } else if (req.method === 'OPTIONS' && typeof origin === 'string') {
+      return reply.code(403).send({ message: 'Origin not allowed.' });
+    }
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('text/html') && !req.url.startsWith('/v1/')) {
+      reply.header(
+        'Content-Security-Policy',
+        "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; " +
+          "script-src 'self'; connect-src 'self' ws: wss:; font-src 'self' data:; frame-ancestors 'none'; " +
+          "base-uri 'self'; object-src 'none'",
+      );
+    } else if (req.url.startsWith('/v1/docs')) {
+      reply.header(
+        'Content-Security-Policy',
+        "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+      );
+    } else {
+      reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
+    }
+    if (req.url.startsWith('/v1/')) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+}

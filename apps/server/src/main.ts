@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig, type Config } from './config/config';
+import { openStorage } from './storage/storage';
+import { InProcessBus } from './realtime/bus';
+import { LogMessenger } from './auth/messenger';
+import { createServer } from './server';
+import { registerPortal } from './http/portal';
+import { seedDemo, DEMO_EMAIL } from './seed/demo';
+import type { PluginStart, RunningPlugin } from './plugins';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const log = (line: string) => console.log(line);
+  const storage = await openStorage({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : join(config.DATA_DIR, 'pglite'),
+    schema: config.DATABASE_SCHEMA,
+    pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
+  });
+  const bus = new InProcessBus((err, subject) => console.error(`[bus] handler of ${subject} failed:`, err));
+  const messenger = new LogMessenger(log, config.NODE_ENV !== 'production');
+  const app = await createServer({ config, storage, bus, messenger });
+
+  const seeded = config.FLEET_SEED_DEMO
+    ? await seedDemo(storage.db, config.FLEET_DEMO_PASSWORD)
+    : { seeded: false };
+  if (seeded.seeded) log('Seeded the demo company "Demo Transport".');
+
+  const running: RunningPlugin[] = [];
+  for (const part of ['gateway', 'pipeline', 'push']) {
+    const file = join(here, part, 'plugin.ts');
+    if (!existsSync(file)) continue;
+    const mod = (await import(pathToFileURL(file).href)) as { start?: PluginStart };
+    if (mod.start) running.push(await mod.start({ config, env: process.env, storage, bus, app, log }));
+  }
+
+  const dist = resolve(config.PORTAL_DIST ?? join(here, '../../portal/dist'));
+  const portal = registerPortal(app, dist);
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+  log('');
+  log(
+    `fleet is running at ${url}${portal ? '' : '  (portal not built: API only; run npm start at the root to build it)'}`,
+  );
+  log(
+    `API: ${url}/v1   docs: ${url}/v1/docs   storage: ${storage.db.driver === 'pg' ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}`,
+  );
+  if (config.FLEET_SEED_DEMO)
+    log(
+      `Sign in as ${DEMO_EMAIL} with password ${config.FLEET_DEMO_PASSWORD === 'demo12345' ? 'demo12345' : '(FLEET_DEMO_PASSWORD)'}`,
+    );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    for (const p of running.reverse()) await p.stop().catch((e: unknown) => console.error(e));
+    await app.close();
+    await bus.close();
+    await storage.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

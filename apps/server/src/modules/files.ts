@@ -1,0 +1,156 @@
+import type { FastifyInstance } from 'fastify';
+import { createHash, randomBytes } from 'node:crypto';
+import { fileParamsSchema, fileQuerySchema } from '@fleet/api-client';
+import { route, iso } from '../http/route';
+import { HttpError, notFound, parseOr422, unauthenticated } from '../http/errors';
+import { bearerToken, sessionFromToken } from '../auth/session';
+
+/** Types we accept, recognised by their first bytes (the client's content type is ignored). */
+const SIGNATURES: { type: string; ext: string; test: (b: Buffer) => boolean }[] = [
+  {
+    type: 'image/png',
+    ext: 'png',
+    test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  { type: 'image/jpeg', ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  {
+    type: 'image/gif',
+    ext: 'gif',
+    test: (b) =>
+      b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a',
+  },
+  {
+    type: 'image/webp',
+    ext: 'webp',
+    test: (b) =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
+  { type: 'application/pdf', ext: 'pdf', test: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+];
+
+const ALLOWED: Record<string, string[]> = {
+  avatars: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  images: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  documents: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
+  exports: [
+    'application/pdf',
+    'text/csv',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ],
+};
+
+export function sniff(content: Buffer): { type: string; ext: string } | null {
+  return SIGNATURES.find((s) => s.test(content)) ?? null;
+}
+
+/** The `file` part of a multipart/form-data body (one file; other parts ignored). */
+export function multipartFile(body: Buffer, contentType: string): Buffer | null {
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  const boundary = m?.[1] ?? m?.[2];
+  if (!boundary || boundary.length > 200) return null;
+  const delimiter = Buffer.from(`--${boundary}`);
+  let pos = body.indexOf(delimiter);
+  while (pos !== -1) {
+    const headerStart = pos + delimiter.length + 2;
+    const headerEnd = body.indexOf('\r\n\r\n', headerStart);
+    if (headerEnd === -1) return null;
+    const headers = body.subarray(headerStart, headerEnd).toString('utf8');
+    const next = body.indexOf(delimiter, headerEnd + 4);
+    if (next === -1) return null;
+    if (/name="file"/i.test(headers)) return body.subarray(headerEnd + 4, next - 2);
+    pos = next;
+  }
+  return null;
+}
+
+export function registerFileRoutes(app: FastifyInstance): void {
+  const { storage, config } = app.ctx;
+  const db = storage.db;
+  const limit = config.UPLOAD_LIMIT;
+
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: limit + 64 * 1024 },
+    (_req, body, done) => done(null, body),
+  );
+
+  route(
+    app,
+    'files.upload',
+    async ({ req, reply, params, tenant, principal }) => {
+      const body = req.body;
+      const contentType = String(req.headers['content-type'] ?? '');
+      const content = Buffer.isBuffer(body) ? multipartFile(body, contentType) : null;
+      if (!content || content.length === 0)
+        throw new HttpError(422, 'validation.general', {}, { file: ['File is required'] });
+      if (content.length > limit) {
+        throw new HttpError(
+          413,
+          'file.too_large',
+          { mb: Math.floor(limit / 1048576) },
+          { file: [`The file is too large`] },
+        );
+      }
+      const kind = sniff(content);
+      if (!kind || !ALLOWED[params.kind]?.includes(kind.type)) {
+        throw new HttpError(422, 'file.type', {}, { file: ['This file type is not allowed.'] });
+      }
+      const name = `${randomBytes(16).toString('hex')}.${kind.ext}`;
+      const [row] = await db.query<{ created_at: Date }>(
+        `INSERT INTO files (company_id, kind, name, content_type, size, sha256, content, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING created_at`,
+        [
+          tenant.companyId,
+          params.kind,
+          name,
+          kind.type,
+          content.length,
+          createHash('sha256').update(content).digest('hex'),
+          content,
+          principal.user.id,
+        ],
+      );
+      reply.code(201);
+      return {
+        data: {
+          kind: params.kind,
+          name,
+          url: `/v1/file/${params.kind}/${name}`,
+          size: content.length,
+          content_type: kind.type,
+          created_at: iso(row!.created_at)!,
+        },
+      };
+    },
+    { permission: 'files.create', bodyLimit: limit + 64 * 1024 },
+  );
+
+  // GET /v1/file/:kind/:name: Authorization header or ?token= (media_app_token, for <img> tags).
+  app.get('/v1/file/:kind/:name', async (req, reply) => {
+    const params = parseOr422(fileParamsSchema, req.params);
+    const query = parseOr422(fileQuerySchema, req.query ?? {});
+    const principal = await sessionFromToken(db, bearerToken(req, query), app.ctx.now());
+    if (!principal) throw unauthenticated();
+    const rows = await db.query<{
+      content: Buffer | Uint8Array;
+      content_type: string;
+      size: number;
+      sha256: string;
+    }>(
+      `SELECT f.content, f.content_type, f.size, f.sha256 FROM files f
+       WHERE f.kind = $1 AND f.name = $2
+         AND (f.company_id IS NULL OR $4 OR f.company_id IN (SELECT company_id FROM memberships WHERE user_id = $3))`,
+      [params.kind, params.name, principal.user.id, principal.user.isSuperAdmin],
+    );
+    const f = rows[0];
+    if (!f) throw notFound();
+    const inline = f.content_type.startsWith('image/');
+    return reply
+      .header('Content-Type', f.content_type)
+      .header('Content-Length', String(f.size))
+      .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${params.name}"`)
+      .header('ETag', `"${f.sha256}"`)
+      .header('Cache-Control', 'private, max-age=3600')
+      .send(Buffer.from(f.content));
+  });
+}

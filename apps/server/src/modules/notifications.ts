@@ -1,0 +1,213 @@
+import type { FastifyInstance } from 'fastify';
+import { route, iso } from '../http/route';
+import { notFound } from '../http/errors';
+import type { Queryable } from '../storage/db';
+import type { Bus } from '../realtime/bus';
+import { publishRealtime } from '../realtime/hub';
+
+interface NotificationRow {
+  uuid: string;
+  type: string;
+  title: string;
+  message: string;
+  created_at: Date;
+  device_created_at: Date | null;
+  violation_value: string | null;
+  read_at: Date | null;
+  icon: string | null;
+  data: Record<string, unknown>;
+  vehicle: { uuid: string; license_plate_number: string; type: string; data: Record<string, unknown> } | null;
+}
+
+const SELECT = `SELECT n.uuid, n.type, n.title, n.message, n.created_at, n.device_created_at, n.violation_value, n.read_at,
+  n.icon, n.data,
+  (SELECT jsonb_build_object('uuid', v.uuid, 'license_plate_number', v.license_plate_number, 'type', v.type, 'data', v.data)
+   FROM vehicles v WHERE v.id = n.vehicle_id) AS vehicle
+  FROM notifications n`;
+
+/** Contract view of a notification; the violation value is a number when it reads as one. */
+export function notificationView(r: NotificationRow) {
+  const vv = r.violation_value;
+  return {
+    uuid: r.uuid,
+    type: r.type as 'general',
+    title: r.title,
+    message: r.message,
+    created_at: iso(r.created_at)!,
+    device_created_at: iso(r.device_created_at),
+    vehicle: r.vehicle
+      ? {
+          uuid: r.vehicle.uuid,
+          license_plate_number: r.vehicle.license_plate_number,
+          license_plate_state_code: (r.vehicle.data?.license_plate_state_code as string | undefined) ?? null,
+          license_plate_category: (r.vehicle.data?.license_plate_category as string | undefined) ?? null,
+          type: r.vehicle.type,
+        }
+      : null,
+    violation_value: vv === null ? null : vv !== '' && Number.isFinite(Number(vv)) ? Number(vv) : vv,
+    read: r.read_at !== null,
+    read_at: iso(r.read_at),
+    icon: r.icon,
+    data: r.data ?? {},
+  };
+}
+
+export interface NewNotification {
+  companyId: number;
+  companyUuid: string;
+  /** Internal user ids of the recipients (users allowed to see the vehicle). */
+  userIds: number[];
+  vehicleId?: number | null;
+  type: string;
+  title: string;
+  message: string;
+  violationValue?: number | string | null;
+  deviceCreatedAt?: Date | null;
+  icon?: string | null;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Store a notification for each recipient and deliver it over the WebSocket at once
+ * ({event: 'notification', path: 'notifications', data}) to that user only. The pipeline's
+ * alert rules call this. Returns the stored uuids.
+ */
+export async function createNotifications(db: Queryable, bus: Bus, n: NewNotification): Promise<string[]> {
+  if (n.userIds.length === 0) return [];
+  const rows = await db.query<{ uuid: string; user_uuid: string }>(
+    `WITH ins AS (
+       INSERT INTO notifications (company_id, user_id, vehicle_id, type, title, message, violation_value, device_created_at, icon, data)
+       SELECT $1, u, $3, $4, $5, $6, $7, $8, $9, $10 FROM unnest($2::bigint[]) AS u
+       RETURNING uuid, user_id)
+     SELECT ins.uuid, users.uuid AS user_uuid FROM ins JOIN users ON users.id = ins.user_id`,
+    [
+      n.companyId,
+      n.userIds,
+      n.vehicleId ?? null,
+      n.type,
+      n.title,
+      n.message,
+      n.violationValue === undefined || n.violationValue === null ? null : String(n.violationValue),
+      n.deviceCreatedAt ? n.deviceCreatedAt.toISOString() : null,
+      n.icon ?? null,
+      JSON.stringify(n.data ?? {}),
+    ],
+  );
+  for (const r of rows) {
+    const [full] = await db.query<NotificationRow>(`${SELECT} WHERE n.uuid = $1`, [r.uuid]);
+    await publishRealtime(bus, {
+      company_uuid: n.companyUuid,
+      event: 'notification',
+      path: 'notifications',
+      data: notificationView(full!),
+      user_uuid: r.user_uuid,
+    });
+  }
+  return rows.map((r) => r.uuid);
+}
+
+export function registerNotificationRoutes(app: FastifyInstance): void {
+  const db = app.ctx.storage.db;
+  const perm = { permission: 'notifications.view' };
+
+  route(
+    app,
+    'notifications.list',
+    async ({ query, tenant, principal }) => {
+      const params: unknown[] = [principal.user.id, tenant.companyId];
+      const where = ['n.user_id = $1', 'n.company_id = $2'];
+      const add = (sql: string, v: unknown) => {
+        params.push(v);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (query.search)
+        add(
+          '(n.title ILIKE ? OR n.message ILIKE $' + (params.length + 1) + ')',
+          `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+        );
+      if (query.type) add('n.type = ?', query.type);
+      if (query.read !== undefined) where.push(query.read ? 'n.read_at IS NOT NULL' : 'n.read_at IS NULL');
+      if (query.vehicle_uuid)
+        add('n.vehicle_id = (SELECT id FROM vehicles WHERE uuid = ?)', query.vehicle_uuid);
+      if (query.from) add('n.created_at >= ?', query.from);
+      if (query.to) add('n.created_at <= ?', query.to);
+      const [c] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM notifications n WHERE ${where.join(' AND ')}`,
+        params,
+      );
+      params.push(query.limit, (query.page - 1) * query.limit);
+      const rows = await db.query<NotificationRow>(
+        `${SELECT} WHERE ${where.join(' AND ')} ORDER BY n.created_at ${query.order === 'asc' ? 'ASC' : 'DESC'}, n.id DESC
+         LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      );
+      const total = c?.n ?? 0;
+      return {
+        data: rows.map(notificationView),
+        total,
+        current_page: query.page,
+        last_page: Math.max(1, Math.ceil(total / query.limit)),
+        per_page: query.limit,
+      };
+    },
+    perm,
+  );
+
+  route(
+    app,
+    'notifications.unreadCount',
+    async ({ tenant, principal }) => {
+      const [c] = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND company_id = $2 AND read_at IS NULL',
+        [principal.user.id, tenant.companyId],
+      );
+      return { data: { count: c?.n ?? 0 } };
+    },
+    perm,
+  );
+
+  const own = async (uuid: string, userId: number, companyId: number) => {
+    const [row] = await db.query<NotificationRow>(
+      `${SELECT} WHERE n.uuid = $1 AND n.user_id = $2 AND n.company_id = $3`,
+      [uuid, userId, companyId],
+    );
+    if (!row) throw notFound('Notification');
+    return row;
+  };
+
+  route(
+    app,
+    'notifications.show',
+    async ({ params, tenant, principal }) => ({
+      data: notificationView(await own(params.uuid, principal.user.id, tenant.companyId)),
+    }),
+    perm,
+  );
+
+  route(
+    app,
+    'notifications.read',
+    async ({ params, tenant, principal }) => {
+      await own(params.uuid, principal.user.id, tenant.companyId);
+      await db.query('UPDATE notifications SET read_at = coalesce(read_at, $2) WHERE uuid = $1', [
+        params.uuid,
+        app.ctx.now().toISOString(),
+      ]);
+      return { data: notificationView(await own(params.uuid, principal.user.id, tenant.companyId)) };
+    },
+    perm,
+  );
+
+  route(
+    app,
+    'notifications.readAll',
+    async ({ tenant, principal }) => {
+      const rows = await db.query(
+        'UPDATE notifications SET read_at = $3 WHERE user_id = $1 AND company_id = $2 AND read_at IS NULL RETURNING 1',
+        [principal.user.id, tenant.companyId, app.ctx.now().toISOString()],
+      );
+      return { data: { updated: rows.length } };
+    },
+    perm,
+  );
+}

@@ -1,0 +1,63 @@
+import type { PluginStart } from '../plugins';
+import { registerReportRoutes } from '../reports/routes';
+import { loadSalik } from './salik/load';
+import { PipelineService } from './service/service';
+import { SqlPipelineStore } from './service/sql-store';
+import { clockWorkAllowed } from '../cluster/lease';
+import { pipelineConfig } from './config';
+
+/** Trips and rollups of touched device-days are recomputed this long after the last record. */
+const FLUSH_DELAY_MS = 5_000;
+
+/**
+ * Starts the processing pipeline inside the server process (embedded mode and the worker role):
+ * stored location batches from the bus go through the engines (sanity, trips, geofences, Salik,
+ * alerts, scheduled trips, rollups); notifications reach the realtime hub; report routes are added.
+ *
+ * Rules, geofences and vehicles are cached per company and reloaded once a minute before the clock
+ * work, so an admin's edit takes effect within a minute without the CRUD modules having to know
+ * about the pipeline; per-vehicle engine state survives the reload.
+ */
+export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
+  const config = pipelineConfig(env);
+  const store = new SqlPipelineStore(storage.db);
+  const pipeline = new PipelineService({
+    store,
+    bus,
+    salik: loadSalik(),
+    timeZone: config.FLEET_TIME_ZONE,
+    flushDelayMs: FLUSH_DELAY_MS,
+    onError: (err) => console.error('[pipeline] batch failed:', err),
+  });
+  const unsubscribe = pipeline.start();
+  registerReportRoutes(app, { rollupTimeZone: config.FLEET_TIME_ZONE });
+
+  let ticking: Promise<void> = Promise.resolve();
+  const tickAll = async () => {
+    const companies = await storage.db.query<{ uuid: string }>('SELECT uuid FROM transport_companies');
+    for (const { uuid } of companies) {
+      pipeline.reloadCompany(uuid);
+      // Scale-out mode: only the node holding the clock lease runs the clock work (cluster/lease.ts).
+      if (!clockWorkAllowed(storage)) continue;
+      try {
+        await pipeline.tick(uuid);
+      } catch (err) {
+        console.error(`[pipeline] clock work of company ${uuid} failed:`, err);
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    ticking = ticking.then(tickAll, tickAll);
+  }, config.PIPELINE_TICK_MS);
+  timer.unref();
+  log('pipeline: trips, geofences, salik, alerts and reports running');
+
+  return {
+    async stop() {
+      clearInterval(timer);
+      unsubscribe();
+      await ticking.catch(() => undefined);
+      await pipeline.flush();
+    },
+  };
+};

@@ -1,0 +1,144 @@
+import type { ExpiringDocument } from '../alerts/engine';
+import type { PositionRecord } from '../common/types';
+import type { GeofenceEvent } from '../geofence/tracker';
+import type { DayRollups } from '../rollups/rollups';
+import type { SalikCrossing } from '../salik/detector';
+import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
+import type { TripDetection } from '../trips/trips';
+import type { CompanySetup, NotificationInput, NotificationOut, PipelineStore, Recipient } from './ports';
+
+/**
+ * In-memory PipelineStore: the reference implementation of the port (used by the pipeline's tests and
+ * usable for demos). It holds exactly what the SQL adapter stores.
+ */
+export class MemoryPipelineStore implements PipelineStore {
+  readonly setups = new Map<string, CompanySetup>();
+  readonly locations = new Map<string, PositionRecord[]>();
+  readonly deviceDays = new Map<string, TripDetection>();
+  readonly rollups = new Map<string, DayRollups>();
+  readonly geofenceEvents: GeofenceEvent[] = [];
+  readonly salikEvents: SalikCrossing[] = [];
+  readonly notifications: (NotificationOut & { userUuid: string; dedupeKey: string })[] = [];
+  readonly users = new Map<string, Recipient[]>();
+  readonly guardians = new Map<string, Recipient[]>();
+  readonly documents = new Map<string, ExpiringDocument[]>();
+  readonly trips = new Map<string, ScheduledTripDef[]>();
+  readonly instances = new Map<string, TripInstance>();
+  private seq = 0;
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  /** What the storage module's insertLocations does, for tests: keeps records per device. */
+  addLocations(deviceUuid: string, records: readonly PositionRecord[]): void {
+    const list = this.locations.get(deviceUuid) ?? [];
+    list.push(...records);
+    this.locations.set(deviceUuid, list);
+  }
+
+  async companySetup(companyUuid: string): Promise<CompanySetup> {
+    const s = this.setups.get(companyUuid);
+    if (!s) throw new Error(`Unknown company ${companyUuid}`);
+    return s;
+  }
+
+  async readLocations(deviceUuid: string, from: number, to: number): Promise<PositionRecord[]> {
+    return (this.locations.get(deviceUuid) ?? []).filter((r) => r.time >= from && r.time < to);
+  }
+
+  async replaceDeviceDay(ref: { deviceUuid: string }, date: string, detection: TripDetection): Promise<void> {
+    this.deviceDays.set(`${ref.deviceUuid}|${date}`, detection);
+  }
+
+  async replaceRollups(ref: { vehicleUuid: string }, day: DayRollups): Promise<void> {
+    this.rollups.set(`${ref.vehicleUuid}|${day.daily.date}`, day);
+  }
+
+  async violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]> {
+    const kinds = new Set(['overspeed', 'violation_output', 'emergency_button']);
+    const seen = new Set<string>();
+    const out: number[] = [];
+    for (const n of this.notifications) {
+      const t = n.device_created_at ? Date.parse(n.device_created_at) : Number.NaN;
+      if (!kinds.has(n.type) || (n.data?.vehicleUuid as string | undefined) !== vehicleUuid) continue;
+      if (t < from || t >= to || seen.has(n.dedupeKey)) continue;
+      seen.add(n.dedupeKey);
+      out.push(t);
+    }
+    return out;
+  }
+
+  async insertGeofenceEvents(_c: string, events: readonly GeofenceEvent[]): Promise<void> {
+    this.geofenceEvents.push(...events);
+  }
+
+  async insertSalikEvents(_c: string, crossings: readonly SalikCrossing[]): Promise<void> {
+    for (const c of crossings) if (!this.salikEvents.some((x) => x.id === c.id)) this.salikEvents.push(c);
+  }
+
+  async recipients(companyUuid: string): Promise<Recipient[]> {
+    return this.users.get(companyUuid) ?? [];
+  }
+
+  async guardianRecipients(_c: string, passengerIds: readonly string[]): Promise<Recipient[]> {
+    const out = new Map<string, Recipient>();
+    for (const p of passengerIds) for (const g of this.guardians.get(p) ?? []) out.set(g.userUuid, g);
+    return [...out.values()];
+  }
+
+  async insertNotifications(
+    rows: readonly NotificationInput[],
+  ): Promise<(NotificationOut & { userUuid: string })[]> {
+    const out: (NotificationOut & { userUuid: string; dedupeKey: string })[] = [];
+    for (const row of rows) {
+      const key = row.alert.dedupeKey;
+      if (this.notifications.some((n) => n.dedupeKey === key && n.userUuid === row.userUuid)) continue;
+      const n = {
+        uuid: `00000000-0000-4000-8000-${String(++this.seq).padStart(12, '0')}`,
+        type: row.alert.type,
+        title: row.title,
+        message: row.message,
+        created_at: new Date(this.clock()).toISOString(),
+        device_created_at: row.alert.deviceCreatedAt,
+        vehicle: null,
+        violation_value: row.alert.violationValue,
+        read: false,
+        read_at: null,
+        icon: null,
+        data: {
+          ...(row.alert.data ?? {}),
+          ...(row.alert.vehicleId ? { vehicleUuid: row.alert.vehicleId } : {}),
+        },
+        userUuid: row.userUuid,
+        dedupeKey: key,
+      };
+      this.notifications.push(n);
+      out.push(n);
+    }
+    return out.map(({ dedupeKey: _k, ...n }) => n);
+  }
+
+  async lastSeen(companyUuid: string): Promise<{ vehicleUuid: string; lastSeen: number | undefined }[]> {
+    const setup = this.setups.get(companyUuid);
+    return (setup?.vehicles ?? []).map((v) => {
+      let last: number | undefined;
+      for (const list of this.locations.values()) {
+        for (const r of list)
+          if (r.vehicleId === v.vehicleId && !r.ignored && (last === undefined || r.time > last))
+            last = r.time;
+      }
+      return { vehicleUuid: v.vehicleId, lastSeen: last };
+    });
+  }
+
+  async expiringDocuments(companyUuid: string): Promise<ExpiringDocument[]> {
+    return this.documents.get(companyUuid) ?? [];
+  }
+
+  async scheduledTrips(companyUuid: string): Promise<ScheduledTripDef[]> {
+    return this.trips.get(companyUuid) ?? [];
+  }
+
+  async saveTripInstances(instances: readonly TripInstance[]): Promise<void> {
+    for (const i of instances) this.instances.set(i.id, i);
+  }
+}

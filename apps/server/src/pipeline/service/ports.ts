@@ -1,0 +1,108 @@
+import type { AlertRecord, AlertRules, ExpiringDocument, VehicleContext } from '../alerts/engine';
+import type { IoMap } from '../common/io';
+import type { PositionRecord } from '../common/types';
+import type { GeofenceEvent, Geofence } from '../geofence/tracker';
+import type { DayRollups } from '../rollups/rollups';
+import type { SalikCrossing } from '../salik/detector';
+import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
+import type { TripDetection } from '../trips/trips';
+
+/**
+ * What the pipeline needs from the rest of the server. Inside the pipeline every entity is named by its
+ * public uuid (company, device, vehicle, geofence, user), so rule scopes from the API apply as they are;
+ * the storage adapter maps uuids to internal ids.
+ */
+
+/** One stored location as the gateway hands it over (LocationInput of the storage module, JSON-safe). */
+export interface StoredLocation {
+  readonly fixTime: string | number | Date;
+  readonly receivedAt?: string | number | Date;
+  readonly latitude: number | null;
+  readonly longitude: number | null;
+  readonly speed?: number | null;
+  readonly course?: number | null;
+  readonly ignition?: boolean | null;
+  readonly isIdle?: boolean | null;
+  readonly digitalOutput1?: number | null;
+  readonly digitalOutput2?: number | null;
+  readonly ioElements?: IoMap;
+  /** false = kept as raw only (the gateway's own sanity verdict) */
+  readonly valid?: boolean;
+}
+
+/** Message on `locations.<companyUuid>.<deviceUuid>` after the batch is durably stored. */
+export interface LocationBatchMessage {
+  readonly companyUuid: string;
+  readonly deviceUuid: string;
+  readonly vehicleUuid: string | null;
+  /** Generic trackers publish generic-device-location instead of device-location. */
+  readonly generic?: boolean;
+  readonly records: readonly StoredLocation[];
+}
+
+export interface Recipient {
+  readonly userUuid: string;
+  /** 'en' / 'ar' or a locale tag */
+  readonly locale: string;
+}
+
+export interface CompanySetup {
+  readonly rules: AlertRules;
+  readonly geofences: readonly (Geofence & { readonly nameEn: string; readonly nameAr?: string })[];
+  readonly vehicles: readonly VehicleContext[];
+}
+
+/** A notification as stored, in the API contract's shape (notificationSchema of @fleet/api-client). */
+export interface NotificationOut {
+  readonly uuid: string;
+  readonly type: string;
+  readonly title: string;
+  readonly message: string;
+  readonly created_at: string;
+  readonly device_created_at: string | null;
+  readonly vehicle: unknown;
+  readonly violation_value: number | string | null;
+  readonly read: boolean;
+  readonly read_at: string | null;
+  readonly icon: string | null;
+  readonly data?: Record<string, unknown>;
+}
+
+export interface NotificationInput {
+  readonly companyUuid: string;
+  readonly userUuid: string;
+  readonly alert: AlertRecord;
+  readonly title: string;
+  readonly message: string;
+}
+
+export interface PipelineStore {
+  companySetup(companyUuid: string): Promise<CompanySetup>;
+  /** Records of a device with device time in [from, to), valid and invalid (invalid ones come back `ignored`). */
+  readLocations(deviceUuid: string, from: number, to: number): Promise<PositionRecord[]>;
+  /** Replaces the trips, stops and idling periods that start on `date` for the device. */
+  replaceDeviceDay(
+    ref: { companyUuid: string; deviceUuid: string; vehicleUuid: string | null },
+    date: string,
+    detection: TripDetection,
+  ): Promise<void>;
+  /** Replaces the rollups (daily + hourly) of a vehicle's day. */
+  replaceRollups(ref: { companyUuid: string; vehicleUuid: string }, day: DayRollups): Promise<void>;
+  /** Device times of the vehicle's violation alerts in [from, to) (for rollup counts). */
+  violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]>;
+  insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<void>;
+  insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<void>;
+  /** Users allowed to see the vehicle (or the whole company when undefined). */
+  recipients(companyUuid: string, vehicleUuid: string | undefined): Promise<Recipient[]>;
+  /** Guardians of these passengers, as users to notify. */
+  guardianRecipients(companyUuid: string, passengerIds: readonly string[]): Promise<Recipient[]>;
+  /** Inserts notifications; an (alert dedupeKey, user) pair already stored is skipped (not returned). */
+  insertNotifications(
+    rows: readonly NotificationInput[],
+  ): Promise<(NotificationOut & { userUuid: string })[]>;
+  /** Last device time per vehicle of the company (for offline / inactive). */
+  lastSeen(companyUuid: string): Promise<{ vehicleUuid: string; lastSeen: number | undefined }[]>;
+  expiringDocuments(companyUuid: string): Promise<ExpiringDocument[]>;
+  scheduledTrips(companyUuid: string): Promise<ScheduledTripDef[]>;
+  saveTripInstances(instances: readonly TripInstance[]): Promise<void>;
+}

@@ -1,0 +1,469 @@
+import type { Bus } from '../../realtime/bus';
+import { publishRealtime } from '../../realtime/hub';
+import { AlertEngine, type AlertRecord, type VehicleContext } from '../alerts/engine';
+import { alertLocale, renderMessage } from '../alerts/messages';
+import type { PositionRecord } from '../common/types';
+import { localDate } from '../common/zoned-time';
+import { GeofenceTracker } from '../geofence/tracker';
+import {
+  computeDayRollups,
+  defaultRollupOptions,
+  rollupAffectedDays,
+  rollupWindow,
+  withCounts,
+} from '../rollups/rollups';
+import { SalikDetector } from '../salik/detector';
+import type { LoadedSalik } from '../salik/load';
+import {
+  checkLive,
+  defaultSanityConfig,
+  initialLiveSanityState,
+  type LiveSanityState,
+} from '../sanity/sanity';
+import {
+  applyPosition,
+  applyTick,
+  generateInstances,
+  defaultScheduleConfig,
+  type TripInstance,
+  type TripInstanceEvent,
+} from '../scheduled/instances';
+import { affectedDays, dayWindow, defaultTripConfig, tripsForDay } from '../trips/trips';
+import type { LocationBatchMessage, NotificationOut, PipelineStore, StoredLocation } from './ports';
+
+/**
+ * The pipeline service: subscribes to stored location batches on the bus and runs the engines.
+ *
+ * Per batch (one device): the live sanity check flags bad fixes; accepted fixes newer than the device's
+ * last one (optionally published as device-location, see `publishLive`) are fed in time order to the geofence tracker, the Salik
+ * detector, the alert engine and the device's scheduled trip instances. Events are stored, alerts become
+ * notifications per recipient in their language and are published at once. Trips and rollups are not
+ * streamed: the device-days and vehicle-days a batch touches are marked dirty and recomputed from stored
+ * records by `flush()` (debounced), which keeps them exact under late and out-of-order uploads.
+ */
+
+export interface PipelineOptions {
+  readonly store: PipelineStore;
+  readonly bus: Bus;
+  readonly salik: LoadedSalik;
+  readonly timeZone?: string;
+  readonly now?: () => number;
+  /** Delay before dirty trips/rollups are recomputed (0 = only on explicit flush()). */
+  readonly flushDelayMs?: number;
+  readonly onError?: (err: unknown) => void;
+  /**
+   * Publish each accepted record as device-location / generic-device-location. Off by default because
+   * the gateway already publishes every stored valid record the moment it is committed.
+   */
+  readonly publishLive?: boolean;
+}
+
+interface CompanyRuntime {
+  readonly alerts: AlertEngine;
+  readonly geofences: GeofenceTracker;
+  readonly fenceNames: Map<string, { nameEn: string; nameAr?: string }>;
+  readonly vehicles: Map<string, VehicleContext>;
+}
+
+interface DeviceRef {
+  companyUuid: string;
+  deviceUuid: string;
+  vehicleUuid: string | null;
+}
+
+const toMs = (v: string | number | Date | undefined): number =>
+  v instanceof Date ? v.getTime() : typeof v === 'number' ? v : v ? Date.parse(v) : Number.NaN;
+
+/** Without its own receipt time a record takes `receivedAt` (the pipeline runs right after the batch is stored). */
+export function toPositionRecord(
+  deviceUuid: string,
+  vehicleUuid: string | null,
+  s: StoredLocation,
+  receivedAt = Number.NaN,
+): PositionRecord {
+  const time = toMs(s.fixTime);
+  const received = s.receivedAt === undefined ? receivedAt : toMs(s.receivedAt);
+  return {
+    deviceId: deviceUuid,
+    ...(vehicleUuid ? { vehicleId: vehicleUuid } : {}),
+    time,
+    receivedAt: Number.isFinite(received) ? received : time,
+    lat: s.latitude ?? Number.NaN,
+    lon: s.longitude ?? Number.NaN,
+    speed: s.speed ?? 0,
+    ...(s.course != null ? { heading: s.course } : {}),
+    ...(s.ignition != null ? { ignition: s.ignition } : {}),
+    io: s.ioElements ?? {},
+    digitalOutput1: s.digitalOutput1 ?? null,
+    digitalOutput2: s.digitalOutput2 ?? null,
+    ignored: s.valid === false,
+  };
+}
+
+export class PipelineService {
+  private readonly store: PipelineStore;
+  private readonly bus: Bus;
+  private readonly tz: string;
+  private readonly now: () => number;
+  private readonly salik: SalikDetector;
+  private readonly companies = new Map<string, Promise<CompanyRuntime>>();
+  private readonly sanity = new Map<string, LiveSanityState>();
+  private readonly lastTime = new Map<string, number>();
+  private readonly dirtyTrips = new Map<string, { ref: DeviceRef; days: Set<string> }>();
+  private readonly dirtyRollups = new Map<
+    string,
+    { companyUuid: string; vehicleUuid: string; deviceUuid: string; days: Set<string> }
+  >();
+  private readonly instances = new Map<string, TripInstance>();
+  private readonly instanceDates = new Set<string>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: PipelineOptions) {
+    this.store = opts.store;
+    this.bus = opts.bus;
+    this.tz = opts.timeZone ?? 'Asia/Dubai';
+    this.now = opts.now ?? Date.now;
+    this.salik = new SalikDetector(opts.salik.gates, opts.salik.tariff, {
+      linkWindowMinutes: opts.salik.overlay.link_window_minutes,
+    });
+  }
+
+  /** Subscribes to stored location batches (queue group 'pipeline': one worker per batch). */
+  start(): () => void {
+    const unsubscribe = this.bus.subscribe<LocationBatchMessage>(
+      'locations.>',
+      async (msg) => {
+        try {
+          await this.handleBatch(msg);
+        } catch (err) {
+          this.opts.onError?.(err);
+        }
+      },
+      { queue: 'pipeline' },
+    );
+    return () => {
+      unsubscribe();
+      if (this.flushTimer) clearTimeout(this.flushTimer);
+    };
+  }
+
+  /** Drops the cached rules, geofences and vehicles of a company (after an admin edit). */
+  reloadCompany(companyUuid: string): void {
+    const old = this.companies.get(companyUuid);
+    this.companies.delete(companyUuid);
+    if (old) {
+      // Keep per-vehicle state across reloads.
+      void old.then(async (rt) => {
+        const next = await this.company(companyUuid);
+        next.alerts.restore(rt.alerts.snapshot());
+        next.geofences.restore(rt.geofences.snapshot());
+      });
+    }
+  }
+
+  private company(companyUuid: string): Promise<CompanyRuntime> {
+    let rt = this.companies.get(companyUuid);
+    if (!rt) {
+      rt = this.store.companySetup(companyUuid).then((setup) => ({
+        alerts: new AlertEngine(companyUuid, setup.rules, this.tz),
+        geofences: new GeofenceTracker(setup.geofences),
+        fenceNames: new Map(
+          setup.geofences.map((g) => [g.id, { nameEn: g.nameEn, ...(g.nameAr ? { nameAr: g.nameAr } : {}) }]),
+        ),
+        vehicles: new Map(setup.vehicles.map((v) => [v.vehicleId, v])),
+      }));
+      rt.catch(() => this.companies.delete(companyUuid));
+      this.companies.set(companyUuid, rt);
+    }
+    return rt;
+  }
+
+  /** Processes one stored batch of one device. Returns what it produced (used by tests and logs). */
+  async handleBatch(msg: LocationBatchMessage): Promise<{ alerts: AlertRecord[]; notifications: number }> {
+    const rt = await this.company(msg.companyUuid);
+    const ref: DeviceRef = {
+      companyUuid: msg.companyUuid,
+      deviceUuid: msg.deviceUuid,
+      vehicleUuid: msg.vehicleUuid,
+    };
+    const records = msg.records
+      .map((s) => toPositionRecord(msg.deviceUuid, msg.vehicleUuid, s, this.now()))
+      .sort((a, b) => a.time - b.time);
+    this.markDirty(ref, records.map((r) => r.time).filter(Number.isFinite));
+
+    const alerts: AlertRecord[] = [];
+    const geofenceEvents = [];
+    const crossings = [];
+    const vehicleUuid = msg.vehicleUuid;
+    const ctx: VehicleContext | undefined = vehicleUuid
+      ? (rt.vehicles.get(vehicleUuid) ?? { vehicleId: vehicleUuid })
+      : undefined;
+    for (const r0 of records) {
+      const live = checkLive(
+        this.sanity.get(msg.deviceUuid) ?? initialLiveSanityState,
+        r0,
+        defaultSanityConfig,
+      );
+      this.sanity.set(msg.deviceUuid, live.state);
+      if (r0.ignored || live.verdict.ignored) continue;
+      const last = this.lastTime.get(msg.deviceUuid) ?? -Infinity;
+      if (r0.time <= last) continue; // late: only the trip and rollup recompute sees it
+      this.lastTime.set(msg.deviceUuid, r0.time);
+      if (!vehicleUuid || !ctx) continue;
+      if (this.opts.publishLive) await this.publishLocation(msg, r0);
+      const fenceEvents = rt.geofences.update(vehicleUuid, r0);
+      geofenceEvents.push(...fenceEvents);
+      for (const e of fenceEvents) {
+        alerts.push(
+          ...rt.alerts.onGeofenceEvent(ctx, e, rt.fenceNames.get(e.geofenceId) ?? { nameEn: e.geofenceId }),
+        );
+      }
+      const cross = this.salik.update(vehicleUuid, r0);
+      crossings.push(...cross);
+      for (const c of cross) alerts.push(...rt.alerts.onSalikCrossing(ctx, c));
+      alerts.push(...rt.alerts.onPosition(ctx, r0));
+      alerts.push(...(await this.advanceInstances(rt, ctx, r0)));
+    }
+    if (geofenceEvents.length) await this.store.insertGeofenceEvents(msg.companyUuid, geofenceEvents);
+    if (crossings.length) await this.store.insertSalikEvents(msg.companyUuid, crossings);
+    const notifications = await this.notify(msg.companyUuid, alerts);
+    this.scheduleFlush();
+    return { alerts, notifications };
+  }
+
+  private async publishLocation(msg: LocationBatchMessage, r: PositionRecord): Promise<void> {
+    await publishRealtime(this.bus, {
+      company_uuid: msg.companyUuid,
+      event: msg.generic ? 'generic-device-location' : 'device-location',
+      path: msg.vehicleUuid ?? msg.deviceUuid,
+      vehicle_uuid: msg.vehicleUuid,
+      data: {
+        created_at: new Date(r.time).toISOString(),
+        ignition: r.ignition === true ? 1 : 0,
+        is_idle: r.ignition === true && r.speed < defaultTripConfig.movingSpeedKmh,
+        latitude: r.lat,
+        longitude: r.lon,
+        speed: r.speed,
+        heading: r.heading ?? null,
+        io_elements: r.io ?? {},
+        digital_output1: r.digitalOutput1 === 1 ? 1 : 0,
+        digital_output2: r.digitalOutput2 === 1 ? 1 : 0,
+        vehicle_uuid: msg.vehicleUuid,
+      },
+    });
+  }
+
+  private async advanceInstances(
+    rt: CompanyRuntime,
+    ctx: VehicleContext,
+    r: PositionRecord,
+  ): Promise<AlertRecord[]> {
+    const out: AlertRecord[] = [];
+    const changed: TripInstance[] = [];
+    for (const [id, inst] of this.instances) {
+      if (inst.vehicleId !== ctx.vehicleId) continue;
+      const a = applyPosition(inst, r, { ...defaultScheduleConfig, timeZone: this.tz });
+      if (a.instance === inst) continue;
+      this.instances.set(id, a.instance);
+      changed.push(a.instance);
+      out.push(...this.tripEventAlerts(rt, ctx, a.instance, a.events));
+    }
+    if (changed.length) await this.store.saveTripInstances(changed);
+    return out;
+  }
+
+  private tripEventAlerts(
+    rt: CompanyRuntime,
+    ctx: VehicleContext | undefined,
+    inst: TripInstance,
+    events: TripInstanceEvent[],
+  ): AlertRecord[] {
+    const out: AlertRecord[] = [];
+    for (const e of events) {
+      if (e.kind === 'nearing_stop' && ctx) out.push(...rt.alerts.onNearingStop(ctx, e));
+      if (e.kind === 'status' && (e.to === 'delayed' || e.to === 'missed')) {
+        out.push(
+          ...rt.alerts.onScheduledTripEvent({
+            kind: e.to,
+            instanceId: inst.id,
+            tripName: inst.name,
+            ...(inst.vehicleId ? { vehicleId: inst.vehicleId } : {}),
+            ...(inst.driverId ? { driverId: inst.driverId } : {}),
+            time: e.time,
+            ...(e.minutesLate !== undefined ? { minutesLate: e.minutesLate } : {}),
+          }),
+        );
+      }
+    }
+    return out;
+  }
+
+  /** Turns alerts into stored notifications per recipient and publishes them on the WebSocket at once. */
+  private async notify(companyUuid: string, alerts: readonly AlertRecord[]): Promise<number> {
+    if (alerts.length === 0) return 0;
+    const rows = [];
+    for (const alert of alerts) {
+      let recipients = alert.passengerIds
+        ? await this.store.guardianRecipients(companyUuid, alert.passengerIds)
+        : await this.store.recipients(companyUuid, alert.vehicleId);
+      if (alert.recipientUserIds?.length) {
+        const allowed = new Set(alert.recipientUserIds);
+        recipients = recipients.filter((r) => allowed.has(r.userUuid));
+      }
+      for (const r of recipients) {
+        const locale = alertLocale(r.locale);
+        rows.push({
+          companyUuid,
+          userUuid: r.userUuid,
+          alert,
+          title: renderMessage(alert.titleKey, alert.params, locale),
+          message: renderMessage(alert.messageKey, alert.params, locale),
+        });
+      }
+    }
+    const stored = await this.store.insertNotifications(rows);
+    for (const n of stored) {
+      const { userUuid, ...data } = n;
+      await publishRealtime(this.bus, {
+        company_uuid: companyUuid,
+        event: 'notification',
+        path: userUuid,
+        user_uuid: userUuid,
+        data: data satisfies NotificationOut,
+      });
+    }
+    return stored.length;
+  }
+
+  private markDirty(ref: DeviceRef, times: number[]): void {
+    if (times.length === 0) return;
+    const t = this.dirtyTrips.get(ref.deviceUuid) ?? { ref, days: new Set<string>() };
+    for (const d of affectedDays(times, this.tz)) t.days.add(d);
+    this.dirtyTrips.set(ref.deviceUuid, t);
+    if (ref.vehicleUuid) {
+      const key = `${ref.vehicleUuid}|${ref.deviceUuid}`;
+      const r = this.dirtyRollups.get(key) ?? {
+        companyUuid: ref.companyUuid,
+        vehicleUuid: ref.vehicleUuid,
+        deviceUuid: ref.deviceUuid,
+        days: new Set<string>(),
+      };
+      for (const d of rollupAffectedDays(times, { ...defaultRollupOptionsFor(this.tz) })) r.days.add(d);
+      this.dirtyRollups.set(key, r);
+    }
+  }
+
+  private scheduleFlush(): void {
+    const delay = this.opts.flushDelayMs ?? 0;
+    if (delay <= 0 || this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush().catch((err) => this.opts.onError?.(err));
+    }, delay);
+    this.flushTimer.unref?.();
+  }
+
+  /** Recomputes every dirty device-day (trips, stops, idling) and vehicle-day (rollups). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.doFlush());
+    return this.flushing;
+  }
+
+  private async doFlush(): Promise<void> {
+    const trips = [...this.dirtyTrips.values()];
+    this.dirtyTrips.clear();
+    const rollups = [...this.dirtyRollups.values()];
+    this.dirtyRollups.clear();
+    const tripsOfDay = new Map<string, { startTime: number }[]>();
+    for (const { ref, days } of trips) {
+      for (const day of [...days].sort()) {
+        const { from, to } = dayWindow(day, this.tz);
+        const records = await this.store.readLocations(ref.deviceUuid, from, to);
+        const det = tripsForDay(records, day, this.tz);
+        await this.store.replaceDeviceDay(ref, day, det);
+        tripsOfDay.set(`${ref.deviceUuid}|${day}`, det.trips);
+      }
+    }
+    const opts = defaultRollupOptionsFor(this.tz);
+    for (const r of rollups) {
+      for (const day of [...r.days].sort()) {
+        const { from, to } = rollupWindow(day, opts);
+        const records = await this.store.readLocations(r.deviceUuid, from, to);
+        let dayTrips = tripsOfDay.get(`${r.deviceUuid}|${day}`);
+        if (!dayTrips) {
+          const w = dayWindow(day, this.tz);
+          dayTrips = tripsForDay(
+            await this.store.readLocations(r.deviceUuid, w.from, w.to),
+            day,
+            this.tz,
+          ).trips;
+        }
+        const violations = (await this.store.violationTimes(r.vehicleUuid, from, to)).map((time) => ({
+          time,
+        }));
+        const computed = withCounts(
+          computeDayRollups(r.vehicleUuid, records, day, opts),
+          dayTrips,
+          violations,
+          opts,
+        );
+        await this.store.replaceRollups({ companyUuid: r.companyUuid, vehicleUuid: r.vehicleUuid }, computed);
+      }
+    }
+  }
+
+  /**
+   * Clock work for one company (call every minute): offline / inactive alerts, scheduled trip instances
+   * of today (generated on first sight of a date) and their time-driven transitions, document expiry.
+   */
+  async tick(companyUuid: string): Promise<{ alerts: AlertRecord[]; notifications: number }> {
+    const now = this.now();
+    const rt = await this.company(companyUuid);
+    const alerts: AlertRecord[] = [];
+    const seen = await this.store.lastSeen(companyUuid);
+    alerts.push(
+      ...rt.alerts.onTick(
+        now,
+        seen.map((s) => ({
+          ...(rt.vehicles.get(s.vehicleUuid) ?? { vehicleId: s.vehicleUuid }),
+          ...(s.lastSeen !== undefined ? { lastSeen: s.lastSeen } : {}),
+        })),
+      ),
+    );
+    const date = localDate(now, this.tz);
+    const key = `${companyUuid}|${date}`;
+    if (!this.instanceDates.has(key)) {
+      this.instanceDates.add(key);
+      const created = generateInstances(await this.store.scheduledTrips(companyUuid), date, {
+        ...defaultScheduleConfig,
+        timeZone: this.tz,
+      });
+      for (const inst of created) if (!this.instances.has(inst.id)) this.instances.set(inst.id, inst);
+      if (created.length) await this.store.saveTripInstances(created);
+      alerts.push(...rt.alerts.onDocuments(now, await this.store.expiringDocuments(companyUuid)));
+    }
+    const changed: TripInstance[] = [];
+    for (const [id, inst] of this.instances) {
+      if (inst.companyId !== companyUuid) continue;
+      const t = applyTick(inst, now, { ...defaultScheduleConfig, timeZone: this.tz });
+      if (t.instance === inst) continue;
+      this.instances.set(id, t.instance);
+      changed.push(t.instance);
+      const ctx = inst.vehicleId ? rt.vehicles.get(inst.vehicleId) : undefined;
+      alerts.push(...this.tripEventAlerts(rt, ctx, t.instance, t.events));
+    }
+    if (changed.length) await this.store.saveTripInstances(changed);
+    const notifications = await this.notify(companyUuid, alerts);
+    return { alerts, notifications };
+  }
+
+  /** Current scheduled trip instances (for the API and tests). */
+  tripInstances(): TripInstance[] {
+    return [...this.instances.values()];
+  }
+}
+
+function defaultRollupOptionsFor(timeZone: string) {
+  return { ...defaultRollupOptions, timeZone };
+}

@@ -1,0 +1,619 @@
+import type { Queryable } from '../../storage/db';
+import type { ExpiringDocument, VehicleContext } from '../alerts/engine';
+import { alertRulesFrom, type NotificationRuleLike } from '../alerts/from-rules';
+import type { IoMap } from '../common/io';
+import type { PositionRecord } from '../common/types';
+import type { GeofenceShape } from '../geofence/geometry';
+import type { GeofenceEvent, TrackingRule } from '../geofence/tracker';
+import type { DayRollups, VehicleRollup } from '../rollups/rollups';
+import { nameUuid } from '../salik/api-gates';
+import type { SalikCrossing } from '../salik/detector';
+import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
+import type { TripDetection } from '../trips/trips';
+import type { CompanySetup, NotificationInput, NotificationOut, PipelineStore, Recipient } from './ports';
+
+/**
+ * PipelineStore over the server's PostgreSQL schema (PGlite or pg: same SQL).
+ *
+ * Mapping decisions:
+ *  - device_trips rows hold trips only; the contract fields (deviceTripSchema) go in `data` with the
+ *    device-day they belong to (`data.day`), which is what a recompute replaces. Stops and idling periods
+ *    of the day are kept in `data.stops` / `data.idles` of that day's first trip row, so a day without a
+ *    trip has none stored (a device_stops table is the proper home; see the pipeline report).
+ *  - geofence_events / salik_events: contract fields in `data` (geofenceEventSchema / salikEventSchema).
+ *    `gate_uuid` is the API gate record of the crossing (see salik/api-gates.ts: one record per charged
+ *    direction, name-based uuids when the gates come from salik.json).
+ *  - notifications: idempotent per (user, alert dedupe key) through `data.dedupe_key`, enforced by a
+ *    unique index (migration 0009) so concurrent nodes cannot both insert an episode.
+ *  - rollups: the `vehicle_rollups` table (migration 0007_reports.sql) and the day's refuels and drops
+ *    in `fuel_events`.
+ *  - scheduled trip instances are upserted into `trips` (scheduled_trip_id, status, start/end) keyed by
+ *    `data.instance_id`; a finished instance (completed, missed, cancelled) is never overwritten.
+ *  - recipients: users with a membership in the company whose scope (sub company, branch, school)
+ *    covers the vehicle. Guardians are matched to user accounts by e-mail.
+ */
+export class SqlPipelineStore implements PipelineStore {
+  constructor(private readonly db: Queryable) {}
+
+  async companySetup(companyUuid: string): Promise<CompanySetup> {
+    const [company] = await this.db.query<{ id: number }>(
+      'SELECT id FROM transport_companies WHERE uuid = $1',
+      [companyUuid],
+    );
+    if (!company) throw new Error(`Unknown company ${companyUuid}`);
+    const rules = await this.db.query<{ type: string; status: string; params: Record<string, unknown> }>(
+      'SELECT type, status, params FROM notification_rules WHERE company_id = $1 ORDER BY created_at, id',
+      [company.id],
+    );
+    const fences = await this.db.query<{
+      uuid: string;
+      name: string;
+      geometry: {
+        shape: string;
+        center?: { latitude: number; longitude: number };
+        radius?: number;
+        points?: { latitude: number; longitude: number }[];
+      };
+      data: Record<string, unknown>;
+      status: string;
+    }>(
+      "SELECT uuid, name, geometry, data, status FROM geofences WHERE company_id = $1 AND status = 'active'",
+      [company.id],
+    );
+    const vehicles = await this.db.query<{
+      uuid: string;
+      plate: string;
+      data: Record<string, unknown>;
+      driver_uuid: string | null;
+    }>(
+      `SELECT v.uuid, v.license_plate_number AS plate, v.data, d.uuid AS driver_uuid
+       FROM vehicles v LEFT JOIN drivers d ON d.id = v.driver_id WHERE v.company_id = $1`,
+      [company.id],
+    );
+    const geofences = [];
+    for (const f of fences) {
+      const shape = toShape(f.geometry);
+      if (!shape) continue;
+      const tracking = (
+        Array.isArray(f.data.tracking_rules) ? f.data.tracking_rules : ['entry', 'exit']
+      ) as TrackingRule[];
+      const nameAr = typeof f.data.name_ar === 'string' ? f.data.name_ar : undefined;
+      geofences.push({
+        id: f.uuid,
+        name: f.name,
+        nameEn: f.name,
+        ...(nameAr ? { nameAr } : {}),
+        shape,
+        tracking,
+      });
+    }
+    return {
+      rules: alertRulesFrom(
+        rules.map(
+          (r) => ({ ...(r.params as object), type: r.type, status: r.status }) as NotificationRuleLike,
+        ),
+      ),
+      geofences,
+      vehicles: vehicles.map((v): VehicleContext => ({
+        vehicleId: v.uuid,
+        plate: v.plate,
+        ...(typeof v.data.speed_limit === 'number' ? { speedLimitKmh: v.data.speed_limit } : {}),
+        ...(v.driver_uuid ? { driverId: v.driver_uuid } : {}),
+      })),
+    };
+  }
+
+  async readLocations(deviceUuid: string, from: number, to: number): Promise<PositionRecord[]> {
+    const rows = await this.db.query<{
+      fix_ms: number;
+      received_ms: number;
+      latitude: number | null;
+      longitude: number | null;
+      speed: number | null;
+      course: number | null;
+      ignition: boolean | null;
+      digital_output1: number | null;
+      digital_output2: number | null;
+      io_elements: IoMap;
+      valid: boolean;
+      vehicle_uuid: string | null;
+    }>(
+      `SELECT (extract(epoch FROM l.fix_time) * 1000)::float8 AS fix_ms,
+              (extract(epoch FROM l.received_at) * 1000)::float8 AS received_ms,
+              l.latitude, l.longitude, l.speed, l.course, l.ignition, l.digital_output1, l.digital_output2,
+              l.io_elements, l.valid, v.uuid AS vehicle_uuid
+       FROM locations l JOIN devices d ON d.id = l.device_id LEFT JOIN vehicles v ON v.id = l.vehicle_id
+       WHERE d.uuid = $1 AND l.fix_time >= to_timestamp($2 / 1000.0) AND l.fix_time < to_timestamp($3 / 1000.0)
+       ORDER BY l.fix_time`,
+      [deviceUuid, from, to],
+    );
+    return rows.map((r) => ({
+      deviceId: deviceUuid,
+      ...(r.vehicle_uuid ? { vehicleId: r.vehicle_uuid } : {}),
+      time: Math.round(r.fix_ms),
+      receivedAt: Math.round(r.received_ms),
+      lat: r.latitude ?? Number.NaN,
+      lon: r.longitude ?? Number.NaN,
+      speed: r.speed ?? 0,
+      ...(r.course !== null ? { heading: r.course } : {}),
+      ...(r.ignition !== null ? { ignition: r.ignition } : {}),
+      io: r.io_elements ?? {},
+      digitalOutput1: r.digital_output1,
+      digitalOutput2: r.digital_output2,
+      ignored: !r.valid,
+    }));
+  }
+
+  async replaceDeviceDay(
+    ref: { companyUuid: string; deviceUuid: string; vehicleUuid: string | null },
+    date: string,
+    det: TripDetection,
+  ): Promise<void> {
+    const [dev] = await this.db.query<{ id: number; imei: string; company_id: number }>(
+      'SELECT id, imei, company_id FROM devices WHERE uuid = $1',
+      [ref.deviceUuid],
+    );
+    if (!dev) throw new Error(`Unknown device ${ref.deviceUuid}`);
+    const vehicleId = await this.vehicleId(ref.vehicleUuid);
+    await this.db.query(`DELETE FROM device_trips WHERE device_id = $1 AND data->>'day' = $2`, [
+      dev.id,
+      date,
+    ]);
+    for (const [k, t] of det.trips.entries()) {
+      const place = (p: { lat: number; lon: number }) => ({
+        latitude: p.lat,
+        longitude: p.lon,
+        address: null,
+      });
+      const data = {
+        day: date,
+        device_imei: dev.imei,
+        start_location: place(t.start),
+        end_location: place(t.end),
+        distance_km: Math.round(t.distanceM) / 1000,
+        distance_source: t.distanceSource,
+        duration_seconds: Math.round(t.durationS),
+        max_speed: t.maxSpeedKmh,
+        average_speed: t.avgSpeedKmh,
+        idle_seconds: Math.round(t.idleS),
+        fuel_used_litres: null,
+        ...(k === 0 ? { stops: det.stops, idles: det.idles } : {}),
+      };
+      await this.db.query(
+        `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
+         VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($5 / 1000.0), $6, $7::jsonb)`,
+        [dev.company_id, vehicleId, dev.id, t.startTime, t.endTime, t.distanceM, JSON.stringify(data)],
+      );
+    }
+  }
+
+  async replaceRollups(ref: { companyUuid: string; vehicleUuid: string }, day: DayRollups): Promise<void> {
+    const [v] = await this.db.query<{ id: number; company_id: number }>(
+      'SELECT id, company_id FROM vehicles WHERE uuid = $1',
+      [ref.vehicleUuid],
+    );
+    if (!v) throw new Error(`Unknown vehicle ${ref.vehicleUuid}`);
+    await this.db.query(
+      'DELETE FROM vehicle_rollups WHERE company_id = $1 AND vehicle_id = $2 AND day = $3::date',
+      [v.company_id, v.id, day.daily.date],
+    );
+    const rows: VehicleRollup[] = [day.daily, ...day.hourly.filter((h) => h.records > 0)];
+    const col = <K extends keyof VehicleRollup>(k: K) => rows.map((r) => r[k]);
+    await this.db.query(
+      `INSERT INTO vehicle_rollups (company_id, vehicle_id, day, hour, distance_m, driving_s, idle_s, engine_s, records,
+         max_speed_kmh, trips, violations, fuel_used_l, refuels, refuel_l, drops, drop_l, rpm_max, rpm_seconds_sum,
+         rpm_seconds, over_rev_s, temp_min, temp_max, temp_sum, temp_count, starts_at, over_revs, fuel_level_pct,
+         fuel_level_l, tyres)
+       SELECT $1, $2, $3::date, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum,
+              tcnt, to_timestamp(sa / 1000.0), orv, flp, fll, ty::jsonb
+       FROM unnest($4::smallint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
+         $9::int[], $10::real[], $11::int[], $12::int[], $13::float8[], $14::int[], $15::float8[], $16::int[], $17::float8[],
+         $18::real[], $19::float8[], $20::float8[], $21::float8[], $22::real[], $23::real[], $24::float8[], $25::int[],
+         $26::float8[], $27::int[], $28::real[], $29::real[], $30::text[])
+         AS u(h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum, tcnt, sa, orv, flp,
+              fll, ty)`,
+      [
+        v.company_id,
+        v.id,
+        day.daily.date,
+        rows.map((r) => r.hour ?? -1),
+        col('distanceM'),
+        col('drivingS'),
+        col('idleS'),
+        col('engineS'),
+        col('records'),
+        col('maxSpeedKmh'),
+        col('trips'),
+        col('violations'),
+        col('fuelUsedL'),
+        col('refuels'),
+        col('refuelL'),
+        col('drops'),
+        col('dropL'),
+        col('rpmMax'),
+        col('rpmSecondsSum'),
+        col('rpmSeconds'),
+        col('overRevS'),
+        col('tempMin'),
+        col('tempMax'),
+        col('tempSum'),
+        col('tempCount'),
+        col('startsAt'),
+        col('overRevs'),
+        col('fuelLevelPct'),
+        col('fuelLevelL'),
+        rows.map((r) => (r.tyres ? JSON.stringify(r.tyres) : null)),
+      ],
+    );
+    // Refuels and drops of the day (place and time) for the fuel report.
+    await this.db.query('DELETE FROM fuel_events WHERE vehicle_id = $1 AND day = $2::date', [
+      v.id,
+      day.daily.date,
+    ]);
+    const ev = day.fuelEvents;
+    if (ev.length > 0) {
+      await this.db.query(
+        `INSERT INTO fuel_events (company_id, vehicle_id, day, kind, litres, at, ended_at, latitude, longitude,
+           level_before_l, level_after_l)
+         SELECT $1, $2, $3::date, k, l, to_timestamp(a / 1000.0), to_timestamp(b / 1000.0), la, lo, lb, lf
+         FROM unnest($4::text[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::float8[],
+           $11::float8[]) AS u(k, l, a, b, la, lo, lb, lf)`,
+        [
+          v.company_id,
+          v.id,
+          day.daily.date,
+          ev.map((e) => e.kind),
+          ev.map((e) => e.litres),
+          ev.map((e) => e.startTime),
+          ev.map((e) => e.endTime),
+          ev.map((e) => e.lat),
+          ev.map((e) => e.lon),
+          ev.map((e) => e.levelBeforeL),
+          ev.map((e) => e.levelAfterL),
+        ],
+      );
+    }
+  }
+
+  async violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]> {
+    const rows = await this.db.query<{ t: number }>(
+      `SELECT DISTINCT ON (n.data->>'dedupe_key') (extract(epoch FROM n.device_created_at) * 1000)::float8 AS t
+       FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id
+       WHERE v.uuid = $1 AND n.type IN ('overspeed', 'violation_output', 'emergency_button')
+         AND n.device_created_at >= to_timestamp($2 / 1000.0) AND n.device_created_at < to_timestamp($3 / 1000.0)`,
+      [vehicleUuid, from, to],
+    );
+    return rows.map((r) => Math.round(r.t));
+  }
+
+  async insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<void> {
+    for (const e of events) {
+      await this.db.query(
+        `INSERT INTO geofence_events (company_id, vehicle_id, geofence_id, kind, at, data)
+         SELECT c.id, v.id, g.id, $4, to_timestamp($5 / 1000.0),
+                jsonb_build_object('geofence_uuid', g.uuid, 'geofence_name', g.name) || $6::jsonb
+         FROM transport_companies c JOIN vehicles v ON v.uuid = $2 AND v.company_id = c.id
+         JOIN geofences g ON g.uuid = $3 AND g.company_id = c.id
+         WHERE c.uuid = $1`,
+        [
+          companyUuid,
+          e.vehicleId,
+          e.geofenceId,
+          e.kind,
+          e.time,
+          JSON.stringify({
+            latitude: e.lat,
+            longitude: e.lon,
+            speed: 0,
+            dwell_seconds: e.dwellS === undefined ? null : Math.round(e.dwellS),
+            ...(e.enteredAt !== undefined ? { entered_at: new Date(e.enteredAt).toISOString() } : {}),
+          }),
+        ],
+      );
+    }
+  }
+
+  async insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<void> {
+    for (const c of crossings) {
+      await this.db.query(
+        `INSERT INTO salik_events (company_id, vehicle_id, gate, direction, fee, at, data)
+         SELECT c.id, v.id, $3, $4, $5, to_timestamp($6 / 1000.0), $7::jsonb
+         FROM transport_companies c JOIN vehicles v ON v.uuid = $2 AND v.company_id = c.id
+         WHERE c.uuid = $1 AND NOT EXISTS (SELECT 1 FROM salik_events s WHERE s.data->>'crossing_id' = $8)`,
+        [
+          companyUuid,
+          c.vehicleId,
+          c.gateCode,
+          c.directionName,
+          c.fee,
+          c.time,
+          JSON.stringify({
+            crossing_id: c.id,
+            gate_uuid: gateUuid(c.gateCode, c.direction),
+            gate_code: c.gateCode,
+            gate_name: c.gateNameEn,
+            gate_name_ar: c.gateNameAr,
+            bearing: c.bearing,
+            direction: c.direction,
+            latitude: c.lat,
+            longitude: c.lon,
+            currency: c.currency,
+            charged: c.fee > 0,
+            linked_to: c.linkedTo ?? null,
+            tariff: c.tariff,
+          }),
+          c.id,
+        ],
+      );
+    }
+  }
+
+  async recipients(companyUuid: string, vehicleUuid: string | undefined): Promise<Recipient[]> {
+    return this.db.query<Recipient>(
+      `SELECT u.uuid AS "userUuid", u.locale
+       FROM memberships m JOIN users u ON u.id = m.user_id JOIN transport_companies c ON c.id = m.company_id
+       LEFT JOIN vehicles v ON v.uuid = $2::uuid AND v.company_id = c.id
+       WHERE c.uuid = $1 AND u.status = 'active'
+         AND ($2::uuid IS NULL OR (v.id IS NOT NULL
+           AND (m.sub_company_id IS NULL OR m.sub_company_id = v.sub_company_id)
+           AND (m.branch_id IS NULL OR m.branch_id = v.branch_id)
+           AND (m.school_id IS NULL OR m.school_id = v.school_id)))
+       ORDER BY u.id`,
+      [companyUuid, vehicleUuid ?? null],
+    );
+  }
+
+  async guardianRecipients(companyUuid: string, passengerIds: readonly string[]): Promise<Recipient[]> {
+    if (passengerIds.length === 0) return [];
+    return this.db.query<Recipient>(
+      `SELECT DISTINCT u.uuid AS "userUuid", u.locale
+       FROM passengers p JOIN passenger_guardians pg ON pg.passenger_id = p.id JOIN guardians g ON g.id = pg.guardian_id
+       JOIN transport_companies c ON c.id = p.company_id
+       JOIN users u ON g.email IS NOT NULL AND lower(u.email) = lower(g.email)
+       WHERE c.uuid = $1 AND p.uuid = ANY($2::uuid[]) AND u.status = 'active'`,
+      [companyUuid, passengerIds],
+    );
+  }
+
+  async insertNotifications(
+    rows: readonly NotificationInput[],
+  ): Promise<(NotificationOut & { userUuid: string })[]> {
+    const out: (NotificationOut & { userUuid: string })[] = [];
+    for (const row of rows) {
+      const a = row.alert;
+      const inserted = await this.db.query<{
+        uuid: string;
+        created_at: Date;
+        device_created_at: Date | null;
+        vehicle: unknown;
+      }>(
+        `WITH target AS (
+           SELECT c.id AS company_id, u.id AS user_id, v.id AS vehicle_id
+           FROM transport_companies c JOIN users u ON u.uuid = $2
+           LEFT JOIN vehicles v ON v.uuid = $3::uuid AND v.company_id = c.id
+           WHERE c.uuid = $1
+         ), ins AS (
+           INSERT INTO notifications (company_id, user_id, vehicle_id, type, title, message, violation_value, data, device_created_at)
+           SELECT company_id, user_id, vehicle_id, $4, $5, $6, $7, $8::jsonb, $9::timestamptz FROM target t
+           ON CONFLICT (user_id, (data->>'dedupe_key')) WHERE data->>'dedupe_key' IS NOT NULL DO NOTHING
+           RETURNING uuid, created_at, device_created_at, vehicle_id
+         )
+         SELECT ins.uuid, ins.created_at, ins.device_created_at,
+                CASE WHEN v.id IS NULL THEN NULL ELSE jsonb_build_object('uuid', v.uuid, 'license_plate_number',
+                  v.license_plate_number, 'license_plate_state_code', v.data->>'license_plate_state_code',
+                  'license_plate_category', v.data->>'license_plate_category', 'type', v.type) END AS vehicle
+         FROM ins LEFT JOIN vehicles v ON v.id = ins.vehicle_id`,
+        [
+          row.companyUuid,
+          row.userUuid,
+          a.vehicleId ?? null,
+          a.type,
+          row.title,
+          row.message,
+          a.violationValue === null ? null : String(a.violationValue),
+          JSON.stringify({ ...(a.data ?? {}), dedupe_key: a.dedupeKey, params: a.params }),
+          a.deviceCreatedAt,
+        ],
+      );
+      const n = inserted[0];
+      if (!n) continue;
+      out.push({
+        userUuid: row.userUuid,
+        uuid: n.uuid,
+        type: a.type,
+        title: row.title,
+        message: row.message,
+        created_at: new Date(n.created_at).toISOString(),
+        device_created_at: n.device_created_at ? new Date(n.device_created_at).toISOString() : null,
+        vehicle: n.vehicle,
+        violation_value: a.violationValue,
+        read: false,
+        read_at: null,
+        icon: null,
+        data: { ...(a.data ?? {}) },
+      });
+    }
+    return out;
+  }
+
+  async lastSeen(companyUuid: string): Promise<{ vehicleUuid: string; lastSeen: number | undefined }[]> {
+    const rows = await this.db.query<{ vehicle_uuid: string; t: number | null }>(
+      `SELECT v.uuid AS vehicle_uuid, (extract(epoch FROM max(l.fix_time)) * 1000)::float8 AS t
+       FROM vehicles v JOIN transport_companies c ON c.id = v.company_id
+       LEFT JOIN latest_locations l ON l.vehicle_id = v.id
+       WHERE c.uuid = $1 GROUP BY v.uuid ORDER BY v.uuid`,
+      [companyUuid],
+    );
+    return rows.map((r) => ({
+      vehicleUuid: r.vehicle_uuid,
+      lastSeen: r.t === null ? undefined : Math.round(r.t),
+    }));
+  }
+
+  async expiringDocuments(companyUuid: string): Promise<ExpiringDocument[]> {
+    const vehicles = await this.db.query<{ uuid: string; plate: string; data: Record<string, unknown> }>(
+      `SELECT v.uuid, v.license_plate_number AS plate, v.data FROM vehicles v JOIN transport_companies c ON c.id = v.company_id
+       WHERE c.uuid = $1 AND v.status <> 'inactive'`,
+      [companyUuid],
+    );
+    const drivers = await this.db.query<{ uuid: string; name: string; data: Record<string, unknown> }>(
+      `SELECT d.uuid, trim(d.first_name || ' ' || d.last_name) AS name, d.data FROM drivers d
+       JOIN transport_companies c ON c.id = d.company_id WHERE c.uuid = $1 AND d.status <> 'inactive'`,
+      [companyUuid],
+    );
+    const out: ExpiringDocument[] = [];
+    const add = (doc: Omit<ExpiringDocument, 'expiresOn'>, value: unknown) => {
+      if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value))
+        out.push({ ...doc, expiresOn: value.slice(0, 10) });
+    };
+    for (const v of vehicles) {
+      const base = { ownerId: v.uuid, ownerName: v.plate, vehicleId: v.uuid };
+      add({ ...base, kind: 'vehicle_registration' }, v.data.registration_expiry);
+      add({ ...base, kind: 'vehicle_insurance' }, v.data.insurance_expiry);
+      add({ ...base, kind: 'vehicle_license' }, v.data.license_expiry);
+    }
+    for (const d of drivers) {
+      const base = { ownerId: d.uuid, ownerName: d.name, driverId: d.uuid };
+      add({ ...base, kind: 'driver_license' }, d.data.license_expiry);
+      add({ ...base, kind: 'driver_national_id' }, d.data.national_id_expiry);
+      add({ ...base, kind: 'driver_residence_permit' }, d.data.residence_permit_expiry);
+    }
+    return out;
+  }
+
+  async scheduledTrips(companyUuid: string): Promise<ScheduledTripDef[]> {
+    const trips = await this.db.query<{
+      id: number;
+      uuid: string;
+      name: string;
+      type: string;
+      departure_time: string;
+      return_time: string | null;
+      data: Record<string, unknown>;
+      vehicle_uuid: string | null;
+      driver_uuid: string | null;
+    }>(
+      `SELECT t.id, t.uuid, t.name, t.type, t.departure_time, t.return_time, t.data, v.uuid AS vehicle_uuid, d.uuid AS driver_uuid
+       FROM scheduled_trips t JOIN transport_companies c ON c.id = t.company_id
+       LEFT JOIN vehicles v ON v.id = t.vehicle_id LEFT JOIN drivers d ON d.id = t.driver_id
+       WHERE c.uuid = $1 AND t.status = 'active' ORDER BY t.id`,
+      [companyUuid],
+    );
+    const out: ScheduledTripDef[] = [];
+    for (const t of trips) {
+      const stops = await this.db.query<{
+        uuid: string;
+        name: string;
+        latitude: number;
+        longitude: number;
+        offset: number;
+        passengers: string[];
+      }>(
+        `SELECT s.uuid, s.name, s.latitude, s.longitude, s.arrival_offset_minutes AS offset,
+                ARRAY(SELECT p.uuid::text FROM scheduled_trip_passengers j JOIN passengers p ON p.id = j.passenger_id
+                      WHERE j.stop_id = s.id ORDER BY p.id) AS passengers
+         FROM scheduled_trip_stops s WHERE s.scheduled_trip_id = $1 ORDER BY s.position`,
+        [t.id],
+      );
+      if (stops.length === 0) continue;
+      // The leg ends at the last stop's expected arrival (at least 30 minutes after departure).
+      const span = Math.max(30, ...stops.map((s) => s.offset));
+      const plus = (hhmm: string) => {
+        const [h, m] = hhmm.slice(0, 5).split(':').map(Number);
+        const total = ((h ?? 0) * 60 + (m ?? 0) + span) % 1440;
+        return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
+      };
+      const days = Array.isArray(t.data.days_of_week)
+        ? (t.data.days_of_week as number[]).map((d) => d % 7)
+        : undefined;
+      const round = t.type === 'round' && t.return_time;
+      out.push({
+        id: t.uuid,
+        companyId: companyUuid,
+        name: t.name,
+        type: round ? 'round' : 'one_way',
+        departure: { startTime: t.departure_time.slice(0, 5), endTime: plus(t.departure_time) },
+        ...(round
+          ? { return: { startTime: t.return_time!.slice(0, 5), endTime: plus(t.return_time!) } }
+          : {}),
+        ...(days ? { days } : {}),
+        ...(typeof t.data.start_date === 'string' ? { validFrom: t.data.start_date } : {}),
+        ...(typeof t.data.end_date === 'string' ? { validTo: t.data.end_date } : {}),
+        stops: stops.map((s) => ({
+          id: s.uuid,
+          name: s.name,
+          lat: s.latitude,
+          lon: s.longitude,
+          passengerIds: s.passengers,
+        })),
+        ...(t.vehicle_uuid ? { vehicleId: t.vehicle_uuid } : {}),
+        ...(t.driver_uuid ? { driverId: t.driver_uuid } : {}),
+      });
+    }
+    return out;
+  }
+
+  async saveTripInstances(instances: readonly TripInstance[]): Promise<void> {
+    for (const i of instances) {
+      const data = JSON.stringify({
+        instance_id: i.id,
+        leg: i.leg,
+        date: i.date,
+        late: i.late,
+        incomplete: i.incomplete,
+        reached: i.reached,
+      });
+      const updated = await this.db.query<{ id: number }>(
+        `UPDATE trips SET status = $2, end_at = $3::timestamptz, data = data || $4::jsonb, updated_at = now()
+         WHERE data->>'instance_id' = $1 AND status IN ('pending', 'delayed', 'started') RETURNING id`,
+        [i.id, i.status, i.endedAt ? new Date(i.endedAt).toISOString() : null, data],
+      );
+      if (updated.length) continue;
+      await this.db.query(
+        `INSERT INTO trips (company_id, sub_company_id, branch_id, school_id, name, status, vehicle_id, driver_id,
+           scheduled_trip_id, start_at, end_at, data)
+         SELECT t.company_id, t.sub_company_id, t.branch_id, t.school_id, t.name, $2, t.vehicle_id, t.driver_id, t.id,
+                $3::timestamptz, $4::timestamptz, $5::jsonb
+         FROM scheduled_trips t WHERE t.uuid = $1
+           AND NOT EXISTS (SELECT 1 FROM trips x WHERE x.data->>'instance_id' = $6)`,
+        [
+          i.tripId,
+          i.status,
+          new Date(i.plannedStart).toISOString(),
+          i.endedAt ? new Date(i.endedAt).toISOString() : null,
+          data,
+          i.id,
+        ],
+      );
+    }
+  }
+
+  private async vehicleId(uuid: string | null): Promise<number | null> {
+    if (!uuid) return null;
+    const [v] = await this.db.query<{ id: number }>('SELECT id FROM vehicles WHERE uuid = $1', [uuid]);
+    return v?.id ?? null;
+  }
+}
+
+/** Geofence geometry of the API contract -> engine shape (null when unreadable). */
+export function toShape(g: {
+  shape: string;
+  center?: { latitude: number; longitude: number };
+  radius?: number;
+  points?: { latitude: number; longitude: number }[];
+}): GeofenceShape | null {
+  if (g.shape === 'circle' && g.center && typeof g.radius === 'number') {
+    return { kind: 'circle', lat: g.center.latitude, lon: g.center.longitude, radiusM: g.radius };
+  }
+  if (g.shape === 'polygon' && Array.isArray(g.points) && g.points.length >= 3) {
+    return { kind: 'polygon', rings: [g.points.map((p) => [p.latitude, p.longitude] as const)] };
+  }
+  return null;
+}
+
+/** The API gate record a crossing belongs to (gates from the API already carry their uuid as code). */
+export function gateUuid(code: string, direction: 'forward' | 'reverse'): string {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(code)
+    ? code
+    : nameUuid(`${code}:${direction}`);
+}

@@ -1,0 +1,117 @@
+import type { PluginStart, RunningPlugin } from '../plugins';
+import type { Queryable } from '../storage/db';
+import type { Bus } from '../realtime/bus';
+import { loadPushConfig, type PushConfig } from './config';
+import { FcmSender, type PushSender } from './fcm';
+import { PushOutbox } from './outbox';
+
+export interface PushService extends RunningPlugin {
+  /** Null when push is disabled (no service account configured). */
+  outbox: PushOutbox | null;
+  config: PushConfig;
+}
+
+export interface StartPushOptions {
+  env: Record<string, string | undefined>;
+  db: Queryable;
+  log: (line: string) => void;
+  now?: () => Date;
+  random?: () => number;
+  /** Replaces the FCM sender (tests); by default one is built from the configuration. */
+  sender?: PushSender;
+  /**
+   * When given, a realtime `notification` event wakes the worker at once instead of waiting for the
+   * next poll (the poll stays: it catches rows stored by other processes and retries coming due).
+   */
+  bus?: Bus;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * Mobile push: when a service account is configured, a worker polls the push outbox every
+ * PUSH_POLL_MS and delivers due rows through FCM's HTTP v1 API. Without credentials it logs one line
+ * and does nothing (notifications are still stored and delivered over the WebSocket; their queued
+ * pushes wait, and are dropped as stale after PUSH_MAX_AGE_MS once push is configured).
+ */
+export async function startPush(o: StartPushOptions): Promise<PushService> {
+  const config = loadPushConfig(o.env);
+  if (!config.account) {
+    o.log(
+      'push: off (set FCM_SERVICE_ACCOUNT_FILE or FCM_SERVICE_ACCOUNT_JSON to send mobile push through FCM)',
+    );
+    return { outbox: null, config, stop: async () => undefined };
+  }
+  const now = o.now ?? (() => new Date());
+  const sender =
+    o.sender ??
+    new FcmSender({
+      account: config.account,
+      endpoint: config.endpoint,
+      tokenUri: config.tokenUri,
+      projectId: config.projectId,
+      now: () => now().getTime(),
+    });
+  const outbox = new PushOutbox({
+    db: o.db,
+    sender,
+    now,
+    ...(o.random ? { random: o.random } : {}),
+    maxAttempts: config.maxAttempts,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+    maxAgeMs: config.maxAgeMs,
+    log: o.log,
+  });
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let lastPrune = 0;
+  let busy = false;
+  let again = false;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    current = (async () => {
+      do {
+        again = false;
+        try {
+          await outbox.drain();
+          if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) {
+            lastPrune = now().getTime();
+            await outbox.prune();
+          }
+        } catch (err) {
+          o.log(`push: outbox pass failed: ${(err as Error).message}`);
+        }
+      } while (again && !stopped);
+      busy = false;
+      if (!stopped) timer = setTimeout(tick, config.pollMs);
+    })();
+  };
+  const unsubscribe = o.bus?.subscribe<{ event?: string }>('realtime.*', (m) => {
+    if (m?.event === 'notification') tick();
+  });
+  tick();
+  o.log(`push: on (FCM project ${config.projectId ?? config.account.project_id} at ${config.endpoint})`);
+  return {
+    outbox,
+    config,
+    stop: async () => {
+      stopped = true;
+      unsubscribe?.();
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}
+
+/** The push part's hook into the server process (main.ts loads it; see plugins.ts). */
+export const start: PluginStart = ({ env, storage, bus, log }) =>
+  startPush({ env, db: storage.db, bus, log });

@@ -1,0 +1,101 @@
+/**
+ * The message bus between gateway, pipeline and API/WebSocket nodes.
+ *
+ * Subjects are dot-separated tokens with NATS wildcards (`*` = one token, `>` = the rest), so a
+ * NATS JetStream adapter can implement this interface one-to-one later (issue 9): `publish` maps
+ * to `js.publish(subject, JSON)` and resolves once persisted; `subscribe` with a `queue` maps to a
+ * durable queue-group consumer. The embedded default is {@link InProcessBus}.
+ *
+ * Subjects used so far (see `subjects`):
+ * - `locations.<companyUuid>.<deviceUuid>`: stored location records (gateway -> pipeline)
+ * - `realtime.<companyUuid>`: {@link RealtimeEnvelope}s for WebSocket delivery (anyone -> hub)
+ * - `commands.<deviceUuid>`: device commands for whichever gateway holds the connection
+ */
+export type BusHandler<T = unknown> = (message: T, subject: string) => void | Promise<void>;
+
+export interface SubscribeOptions {
+  /** Queue group: each message goes to one member of the group instead of all subscribers. */
+  queue?: string;
+}
+
+export interface Bus {
+  publish<T>(subject: string, message: T): Promise<void>;
+  subscribe<T>(pattern: string, handler: BusHandler<T>, options?: SubscribeOptions): () => void;
+  close(): Promise<void>;
+}
+
+export const subjects = {
+  locations: (companyUuid: string, deviceUuid: string) => `locations.${companyUuid}.${deviceUuid}`,
+  realtime: (companyUuid: string) => `realtime.${companyUuid}`,
+  commands: (deviceUuid: string) => `commands.${deviceUuid}`,
+} as const;
+
+/** NATS subject matching: `*` one token, `>` one or more trailing tokens. */
+export function subjectMatches(pattern: string, subject: string): boolean {
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    const tok = p[i];
+    if (tok === '>') return s.length > i;
+    if (i >= s.length) return false;
+    if (tok !== '*' && tok !== s[i]) return false;
+  }
+  return p.length === s.length;
+}
+
+interface Sub {
+  pattern: string;
+  handler: BusHandler;
+  queue: string | undefined;
+}
+
+/**
+ * In-process bus: synchronous fan-out in subscription order, handlers awaited so `publish`
+ * resolves after local delivery (errors of one handler are reported to `onError` and do not stop
+ * the others). Queue groups deliver round-robin within the group.
+ */
+export class InProcessBus implements Bus {
+  private subs: Sub[] = [];
+  private rr = new Map<string, number>();
+  private closed = false;
+
+  constructor(private readonly onError: (err: unknown, subject: string) => void = () => undefined) {}
+
+  async publish<T>(subject: string, message: T): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    const matching = this.subs.filter((s) => subjectMatches(s.pattern, subject));
+    const groups = new Map<string, Sub[]>();
+    const targets: Sub[] = [];
+    for (const s of matching) {
+      if (s.queue === undefined) targets.push(s);
+      else groups.set(`${s.pattern}|${s.queue}`, [...(groups.get(`${s.pattern}|${s.queue}`) ?? []), s]);
+    }
+    for (const [key, members] of groups) {
+      const n = this.rr.get(key) ?? 0;
+      this.rr.set(key, n + 1);
+      targets.push(members[n % members.length]!);
+    }
+    await Promise.all(
+      targets.map(async (s) => {
+        try {
+          await s.handler(message, subject);
+        } catch (err) {
+          this.onError(err, subject);
+        }
+      }),
+    );
+  }
+
+  subscribe<T>(pattern: string, handler: BusHandler<T>, options: SubscribeOptions = {}): () => void {
+    const sub: Sub = { pattern, handler: handler as BusHandler, queue: options.queue };
+    this.subs.push(sub);
+    return () => {
+      this.subs = this.subs.filter((s) => s !== sub);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.subs = [];
+  }
+}

@@ -1,0 +1,281 @@
+import type { Queryable } from '../storage/db';
+import { scopeSql } from '../entities/scope';
+import type { Tenant } from '../tenancy/context';
+import { periodDays, periodRange, type DashboardPeriod } from '../pipeline/rollups/dashboard';
+import { addDays, dayStartOf } from '../pipeline/common/zoned-time';
+import { hourlySql, planRange, rangeSql, sameDays } from './range';
+
+/**
+ * Report queries. Every figure comes from the pipeline's rollups and event tables (vehicle_rollups,
+ * device_trips, salik_events, notifications), never from raw locations, and every query is limited to
+ * the vehicles inside the tenant's scope.
+ */
+
+export const VEHICLE_SUMMARY = `jsonb_build_object('uuid', v.uuid, 'license_plate_number', v.license_plate_number,
+  'license_plate_state_code', v.data->>'license_plate_state_code', 'license_plate_category', v.data->>'license_plate_category',
+  'type', v.type)`;
+
+export interface Figures {
+  distance_km: number;
+  driving_hours: number;
+  idle_hours: number;
+  trips: number;
+  violations: number;
+  fuel_used_litres: number;
+  active_vehicles: number;
+}
+
+export const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+function figures(row: Record<string, unknown> | undefined): Figures {
+  const n = (k: string) => Number(row?.[k] ?? 0);
+  return {
+    distance_km: round(n('distance_km')),
+    driving_hours: round(n('driving_hours')),
+    idle_hours: round(n('idle_hours')),
+    trips: Math.round(n('trips')),
+    violations: Math.round(n('violations')),
+    fuel_used_litres: round(n('fuel_used_l')),
+    active_vehicles: Math.round(n('active_vehicles')),
+  };
+}
+
+/**
+ * Home dashboard: rolling period ending today in `timeZone` (week 7, month 30, year 365 days), the
+ * previous period of the same length, and a series (daily for week and month, monthly for year).
+ *
+ * The periods and the series are cut in the request's zone (`timeZone`); the rollups are bucketed in the
+ * pipeline's zone (`rollupTimeZone`). When both zones share their midnights the daily rows answer; when
+ * they do not, the edges (and the series buckets) come from the hourly rows (see range.ts).
+ */
+export async function dashboardReport(
+  db: Queryable,
+  tenant: Tenant,
+  period: DashboardPeriod,
+  now: Date,
+  timeZone: string,
+  rollupTimeZone: string = timeZone,
+) {
+  const cur = periodRange(period, now.getTime(), timeZone);
+  const prevTo = addDays(cur.from, -1);
+  const prevFrom = addDays(prevTo, -(periodDays[period] - 1));
+  const curFromMs = dayStartOf(cur.from, timeZone);
+  const curToMs = dayStartOf(addDays(cur.to, 1), timeZone);
+  const totalsOf = async (fromMs: number, toMs: number) => {
+    const params: unknown[] = [];
+    const scope = scopeSql('vehicles', 'v', tenant, params);
+    const cond = rangeSql('r', planRange(fromMs, toMs, rollupTimeZone), params);
+    const [row] = await db.query<Record<string, unknown>>(
+      `SELECT sum(r.distance_m) / 1000 AS distance_km, sum(r.driving_s) / 3600 AS driving_hours,
+              sum(r.idle_s) / 3600 AS idle_hours, sum(r.trips) AS trips, sum(r.violations) AS violations,
+              sum(r.fuel_used_l) AS fuel_used_l,
+              count(DISTINCT r.vehicle_id) FILTER (WHERE r.distance_m > 0 OR r.driving_s > 0) AS active_vehicles
+       FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id
+       WHERE ${scope} AND r.company_id = $1 AND ${cond}`,
+      params,
+    );
+    return figures(row);
+  };
+  const current = await totalsOf(curFromMs, curToMs);
+  const previous = await totalsOf(dayStartOf(prevFrom, timeZone), curFromMs);
+
+  const seriesParams: unknown[] = [];
+  const seriesScope = scopeSql('vehicles', 'v', tenant, seriesParams);
+  const plan = planRange(curFromMs, curToMs, rollupTimeZone);
+  let bucketed: string;
+  let cond: string;
+  if (sameDays(cur.from, cur.to, timeZone, rollupTimeZone)) {
+    bucketed = 'r.day';
+    cond = rangeSql('r', plan, seriesParams);
+  } else {
+    bucketed = `(r.starts_at AT TIME ZONE $${seriesParams.push(timeZone)})::date`;
+    cond = hourlySql('r', plan, seriesParams);
+  }
+  const bucket = period === 'year' ? `date_trunc('month', ${bucketed})::date` : bucketed;
+  const series = await db.query<{ day: string | Date; distance_km: number; trips: number }>(
+    `SELECT ${bucket}::text AS day, sum(r.distance_m) / 1000 AS distance_km, sum(r.trips)::int AS trips
+     FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id
+     WHERE ${seriesScope} AND r.company_id = $1 AND ${cond}
+     GROUP BY 1 ORDER BY 1`,
+    seriesParams,
+  );
+  return {
+    period,
+    from: new Date(curFromMs).toISOString(),
+    to: new Date(curToMs).toISOString(),
+    current,
+    previous,
+    series: series.map((s) => ({
+      at: new Date(dayStartOf(String(s.day).slice(0, 10), timeZone)).toISOString(),
+      distance_km: round(Number(s.distance_km)),
+      trips: Number(s.trips),
+    })),
+  };
+}
+
+export interface ReportRange {
+  readonly from: string;
+  readonly to: string;
+  readonly vehicle_uuid?: string | undefined;
+  readonly page: number;
+  readonly limit: number;
+}
+
+export const page = <T>(data: T[], total: number, q: ReportRange) => ({
+  data,
+  total,
+  current_page: q.page,
+  last_page: Math.max(1, Math.ceil(total / q.limit)),
+  per_page: q.limit,
+});
+
+/**
+ * Trips report: per vehicle over [from, to), from daily rollups (hourly ones at edges that are not whole
+ * rollup days, e.g. a range cut in another time zone).
+ */
+export async function tripsReport(db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) {
+  const params: unknown[] = [];
+  const scope = scopeSql('vehicles', 'v', tenant, params);
+  const where = [
+    `${scope}`,
+    'r.company_id = $1',
+    rangeSql('r', planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone), params),
+  ];
+  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  const grouped = `FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id WHERE ${where.join(' AND ')} GROUP BY v.id`;
+  const [c] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
+    params,
+  );
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${VEHICLE_SUMMARY} AS vehicle, sum(r.trips)::int AS trips, sum(r.distance_m) AS distance_m,
+            sum(r.driving_s) AS driving_s, sum(r.idle_s) AS idle_s, max(r.max_speed_kmh) AS max_speed
+     ${grouped} ORDER BY v.license_plate_number, v.id LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+    params,
+  );
+  return page(
+    rows.map((r) => {
+      const distanceM = Number(r.distance_m);
+      const drivingS = Number(r.driving_s);
+      return {
+        vehicle: r.vehicle,
+        trips: Number(r.trips),
+        distance_km: round(distanceM / 1000, 2),
+        driving_seconds: Math.round(drivingS),
+        idle_seconds: Math.round(Number(r.idle_s)),
+        max_speed: Number(r.max_speed),
+        average_speed: drivingS > 0 ? round((distanceM / drivingS) * 3.6) : 0,
+      };
+    }),
+    c?.n ?? 0,
+    q,
+  );
+}
+
+/** Salik report: crossings, charged crossings and total fee per vehicle. */
+export async function salikReport(db: Queryable, tenant: Tenant, q: ReportRange) {
+  const params: unknown[] = [];
+  const scope = scopeSql('vehicles', 'v', tenant, params);
+  const where = [
+    scope,
+    `e.at >= $${params.push(q.from)}::timestamptz`,
+    `e.at < $${params.push(q.to)}::timestamptz`,
+  ];
+  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  const grouped = `FROM salik_events e JOIN vehicles v ON v.id = e.vehicle_id WHERE ${where.join(' AND ')} GROUP BY v.id`;
+  const [c] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
+    params,
+  );
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${VEHICLE_SUMMARY} AS vehicle, count(*)::int AS crossings, count(*) FILTER (WHERE e.fee > 0)::int AS charged,
+            coalesce(sum(e.fee), 0) AS total_fee, coalesce(max(e.data->>'currency'), 'AED') AS currency
+     ${grouped} ORDER BY v.license_plate_number, v.id LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+    params,
+  );
+  return page(
+    rows.map((r) => ({
+      vehicle: r.vehicle,
+      crossings: Number(r.crossings),
+      charged_crossings: Number(r.charged),
+      total_fee: round(Number(r.total_fee), 2),
+      currency: String(r.currency),
+    })),
+    c?.n ?? 0,
+    q,
+  );
+}
+
+/** Violations report: one row per violation alert (notifications are per user; de-duplicated by alert). */
+export async function violationsReport(db: Queryable, tenant: Tenant, q: ReportRange) {
+  const params: unknown[] = [];
+  const scope = scopeSql('vehicles', 'v', tenant, params);
+  const where = [
+    scope,
+    `n.type IN ('overspeed', 'violation_output', 'emergency_button')`,
+    `n.device_created_at >= $${params.push(q.from)}::timestamptz`,
+    `n.device_created_at < $${params.push(q.to)}::timestamptz`,
+  ];
+  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  const distinct = `SELECT DISTINCT ON (n.data->>'dedupe_key') n.type, n.device_created_at, n.violation_value, v.id AS vid,
+      ${VEHICLE_SUMMARY} AS vehicle
+    FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id WHERE ${where.join(' AND ')}
+    ORDER BY n.data->>'dedupe_key', n.id`;
+  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${distinct}) x`, params);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT * FROM (${distinct}) x ORDER BY device_created_at DESC, vid
+     LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+    params,
+  );
+  return page(
+    rows.map((r) => {
+      const raw = r.violation_value as string | null;
+      const num = raw === null ? null : Number(raw);
+      return {
+        vehicle: r.vehicle,
+        kind: r.type as 'overspeed',
+        occurred_at: new Date(r.device_created_at as string).toISOString(),
+        value: num !== null && Number.isFinite(num) ? num : raw,
+        latitude: null,
+        longitude: null,
+      };
+    }),
+    c?.n ?? 0,
+    q,
+  );
+}
+
+/** Stops or idling periods stored with each device-day by the pipeline. */
+export async function stopsReport(db: Queryable, tenant: Tenant, q: ReportRange, kind: 'stops' | 'idles') {
+  const params: unknown[] = [];
+  const scope = scopeSql('vehicles', 'v', tenant, params);
+  const where = [scope];
+  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  const fromMs = params.push(Date.parse(q.from));
+  const toMs = params.push(Date.parse(q.to));
+  const list = `SELECT ${VEHICLE_SUMMARY} AS vehicle, s AS item
+    FROM device_trips t JOIN vehicles v ON v.id = t.vehicle_id,
+         jsonb_array_elements(coalesce(t.data->'${kind}', '[]'::jsonb)) s
+    WHERE ${where.join(' AND ')} AND (s->>'startTime')::float8 >= $${fromMs} AND (s->>'startTime')::float8 < $${toMs}`;
+  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${list}) x`, params);
+  const rows = await db.query<{
+    vehicle: unknown;
+    item: { startTime: number; endTime: number; minutes: number; place: { lat: number; lon: number } };
+  }>(
+    `${list} ORDER BY (s->>'startTime')::float8 LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+    params,
+  );
+  return page(
+    rows.map((r) => ({
+      vehicle: r.vehicle,
+      started_at: new Date(r.item.startTime).toISOString(),
+      ended_at: new Date(r.item.endTime).toISOString(),
+      duration_minutes: r.item.minutes,
+      latitude: r.item.place.lat,
+      longitude: r.item.place.lon,
+      address: null,
+    })),
+    c?.n ?? 0,
+    q,
+  );
+}

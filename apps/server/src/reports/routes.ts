@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { route } from '../http/route';
+import { pipelineConfig } from '../pipeline/config';
+import { dashboardReport, salikReport, stopsReport, tripsReport, violationsReport } from './queries';
+import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from './sensors';
+import { registerExportRoutes, type ExportRunner } from './exports/jobs';
+
+export interface ReportRouteOptions {
+  /** Zone the pipeline buckets rollups in (FLEET_TIME_ZONE); requests may come from any other zone. */
+  readonly rollupTimeZone: string;
+}
+
+/**
+ * Report endpoints of the @fleet/api-client contract, reading the pipeline's rollups and event tables
+ * (permission 'reports.view'), and the export jobs. The composition root registers them with
+ * `registerReportRoutes(app)`; the rollup zone defaults to FLEET_TIME_ZONE (the pipeline's zone, default
+ * Asia/Dubai). Day bucketing of the answers uses the request's `Timezone`.
+ */
+export function registerReportRoutes(
+  app: FastifyInstance,
+  opts: ReportRouteOptions = { rollupTimeZone: pipelineConfig(process.env).FLEET_TIME_ZONE },
+): ExportRunner {
+  const db = () => app.ctx.storage.db;
+  const tz = opts.rollupTimeZone;
+  const perm = { permission: 'reports.view' };
+  route(
+    app,
+    'reports.dashboard',
+    async ({ req, query, tenant }) =>
+      ({ data: await dashboardReport(db(), tenant, query.period, app.ctx.now(), req.timezone, tz) }) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.trips',
+    async ({ query, tenant }) => (await tripsReport(db(), tenant, query, tz)) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.salik',
+    async ({ query, tenant }) => (await salikReport(db(), tenant, query)) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.violations',
+    async ({ query, tenant }) => (await violationsReport(db(), tenant, query)) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.stops',
+    async ({ query, tenant }) => (await stopsReport(db(), tenant, query, 'stops')) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.idling',
+    async ({ query, tenant }) => (await stopsReport(db(), tenant, query, 'idles')) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.fuel',
+    async ({ query, tenant }) => (await fuelReport(db(), tenant, query, tz)) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.engine',
+    async ({ query, tenant }) => (await engineReport(db(), tenant, query, tz)) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.wheel',
+    async ({ query, tenant }) => (await wheelReport(db(), tenant, query, tz)) as never,
+    perm,
+  );
+  route(
+    app,
+    'reports.geofenceVisits',
+    async ({ query, tenant }) => (await geofenceVisitsReport(db(), tenant, query)) as never,
+    perm,
+  );
+  return registerExportRoutes(app, { rollupTimeZone: tz });
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from './app';
+import { registerAuthRoutes } from './auth/routes';
+import { registerCrud, type Crud } from './entities/crud';
+import { entityDefs } from './entities/definitions';
+import { registerUserRoutes } from './entities/users';
+import { registerLocationRoutes } from './modules/locations';
+import { registerNotificationRoutes } from './modules/notifications';
+import { registerRecordRoutes } from './modules/records';
+import { registerFileRoutes } from './modules/files';
+import { registerWebSocket } from './realtime/ws';
+import { registerOpenApi } from './openapi/openapi';
+import { registerShareRoutes } from './modules/share';
+import { registerCommandRoutes } from './commands/routes';
+
+/**
+ * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
+ * main.ts adds the WebSocket endpoint, the portal and the gateway / pipeline.
+ */
+export async function createServer(
+  deps: AppDeps,
+): Promise<FastifyInstance & { cruds: Record<string, Crud> }> {
+  const app = buildApp(deps);
+  await registerWebSocket(app);
+  registerAuthRoutes(app);
+  const cruds: Record<string, Crud> = {};
+  for (const def of entityDefs) cruds[def.name] = registerCrud(app, def);
+  registerUserRoutes(app);
+  registerLocationRoutes(app);
+  registerNotificationRoutes(app);
+  registerRecordRoutes(app);
+  registerFileRoutes(app);
+  registerShareRoutes(app);
+  registerOpenApi(app);
+  registerCommandRoutes(app);
+  return Object.assign(app, { cruds });
+}

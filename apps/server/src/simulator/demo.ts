@@ -1,0 +1,42 @@
+import type { Queryable } from '../storage/db';
+import type { GatewayPorts } from '../gateway/gateway';
+import { startSimulatedFleet, type SimulatedFleet } from './fleet';
+import type { SimProtocol } from './device';
+
+/**
+ * The demo's moving vehicles: one simulated tracker per seeded device that speaks a wire protocol
+ * (door_technologies has no public protocol and is skipped), driving against this process's own
+ * gateway over loopback. Called by the composition root when SIMULATOR=on (the default) and the demo
+ * company is seeded. Returns null when there is nothing to simulate.
+ */
+export async function startDemoFleet(opts: {
+  db: Queryable;
+  ports: GatewayPorts;
+  intervalMs?: number;
+  seed?: number;
+  log?: (msg: string) => void;
+}): Promise<SimulatedFleet | null> {
+  const rows = await opts.db.query<{ imei: string; type: string }>(
+    `SELECT imei, type FROM devices WHERE type IN ('teltonika', 'ruptela', 'gosafe', 'istartek')
+       AND status = 'active' ORDER BY id LIMIT 500`,
+  );
+  const ports: Partial<Record<SimProtocol, number>> = {};
+  if (opts.ports.teltonika !== undefined) ports.teltonika = opts.ports.teltonika;
+  if (opts.ports.ruptela !== undefined) ports.ruptela = opts.ports.ruptela;
+  if (opts.ports.gosafe !== undefined) ports.gosafe = opts.ports.gosafe;
+  if (opts.ports.istartek !== undefined) ports.istartek = opts.ports.istartek;
+  const devices = rows
+    .filter((r) => ports[r.type as SimProtocol] !== undefined)
+    .map((r) => ({ imei: r.imei, protocol: r.type as SimProtocol }));
+  if (devices.length === 0) return null;
+  opts.log?.(`simulator: ${devices.length} demo devices driving against the gateway`);
+  return startSimulatedFleet({
+    devices,
+    host: '127.0.0.1',
+    ports,
+    intervalMs: opts.intervalMs ?? 5000,
+    seed: opts.seed ?? 2026,
+    clock: 'real',
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+}

@@ -1,0 +1,187 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import * as schema from './schema';
+
+/** Anything that runs parameterised SQL and returns rows (the database or a transaction). */
+export interface Queryable {
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export type Drizzle = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/**
+ * One PostgreSQL, two drivers: embedded PGlite (a folder, or memory when `dataDir` is undefined)
+ * or node-postgres. Both return int8 as JS numbers (ids stay far below 2^53), timestamptz as Date,
+ * jsonb parsed; sessions run in UTC.
+ */
+export interface Database extends Queryable {
+  readonly driver: 'pglite' | 'pg';
+  readonly schema: string;
+  readonly drizzle: Drizzle;
+  /** Several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+  transaction<T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres:// URL; when absent PGlite is used. */
+  url?: string | undefined;
+  /** PGlite folder; undefined = in memory. */
+  dataDir?: string | undefined;
+  /** Postgres schema (created when missing). Default `public`. */
+  schema?: string;
+  poolSize?: number;
+  /** PGlite shared_buffers, e.g. '32MB' (keeps the embedded server's memory small). */
+  pgliteSharedBuffers?: string;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const schemaName = opts.schema ?? 'public';
+  if (!/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error(`bad schema name ${schemaName}`);
+  return opts.url
+    ? openPg(opts.url, schemaName, opts.poolSize ?? 10)
+    : openPglite(opts.dataDir, schemaName, opts.pgliteSharedBuffers);
+}
+
+/**
+ * Create a new PGlite data folder (initdb) in a short-lived child process.
+ *
+ * initdb runs its own WebAssembly module, and the memory it grows to (~600 MB) stays in the process
+ * after it finishes: WebAssembly memories never shrink and V8 keeps the compiled modules. Doing it
+ * in a child that exits leaves the server process with only the memory of the running database
+ * (measured: ~780 MB RSS after an in-process initdb, ~160 MB opening an existing folder).
+ */
+async function initPgliteDir(dir: string): Promise<void> {
+  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script = `const { PGlite } = require(process.argv[1]);
+    PGlite.create(process.argv[2]).then((db) => db.query('SELECT 1').then(() => db.close()))
+      .then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });`;
+  await new Promise<void>((done, fail) => {
+    const child = spawn(process.execPath, ['-e', script, entry, dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', fail);
+    child.on('exit', (code) =>
+      code === 0 ? done() : fail(new Error(`PGlite could not create ${dir}: ${err.slice(0, 500)}`)),
+    );
+  });
+}
+
+async function openPglite(
+  dataDir: string | undefined,
+  schemaName: string,
+  sharedBuffers?: string,
+): Promise<Database> {
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = resolve(dataDir);
+    mkdirSync(join(dir, '..'), { recursive: true });
+    await initPgliteDir(dir);
+  }
+  const client = await PGlite.create(dir, {
+    ...(sharedBuffers && /^\d+(kB|MB|GB)$/.test(sharedBuffers)
+      ? { postgresqlconf: [`shared_buffers = ${sharedBuffers}`] }
+      : {}),
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+  });
+  await client.exec(`SET TimeZone = 'UTC'`);
+  if (schemaName !== 'public') {
+    await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schemaName}; SET search_path = ${schemaName}, public`);
+  }
+  const drizzle = drizzlePglite(client, { schema }) as unknown as Drizzle;
+  const q = async <T>(text: string, params?: readonly unknown[]) =>
+    (await client.query<T>(text, params as unknown[] | undefined)).rows;
+  return {
+    driver: 'pglite',
+    schema: schemaName,
+    drizzle,
+    query: q,
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    transaction: (fn) =>
+      client.transaction((tx) =>
+        fn({
+          query: async <T>(text: string, params?: readonly unknown[]) =>
+            (await tx.query<T>(text, params as unknown[] | undefined)).rows,
+          exec: async (text: string) => {
+            await tx.exec(text);
+          },
+        }),
+      ),
+    close: () => client.close(),
+  };
+}
+
+async function openPg(url: string, schemaName: string, max: number): Promise<Database> {
+  const types = {
+    getTypeParser: (oid: number, format?: string) => {
+      if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+      return pg.types.getTypeParser(oid, format as 'text');
+    },
+  };
+  if (schemaName !== 'public') {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
+    } finally {
+      await c.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    options: `-c TimeZone=UTC -c search_path=${schemaName},public`,
+  });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query */
+  });
+  const drizzle = drizzlePg(pool, { schema }) as unknown as Drizzle;
+  return {
+    driver: 'pg',
+    schema: schemaName,
+    drizzle,
+    query: async <T>(text: string, params?: readonly unknown[]) =>
+      (await pool.query(text, params as unknown[] | undefined)).rows as T[],
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    transaction: async (fn) => {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const r = await fn({
+          query: async <T>(text: string, params?: readonly unknown[]) =>
+            (await c.query(text, params as unknown[] | undefined)).rows as T[],
+          exec: async (text: string) => {
+            await c.query(text);
+          },
+        });
+        await c.query('COMMIT');
+        return r;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

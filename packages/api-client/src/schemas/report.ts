@@ -1,0 +1,232 @@
+/**
+ * Reports (the spec shows no fields): the home dashboard for a period and the report rows of each
+ * report page, plus export jobs.
+ *
+ * - Dashboard (GET /v1/reports/dashboard?period=week|month|year): figures of the current period and of
+ *   the previous one for comparison, computed in the request's Timezone.
+ * - Report rows are per vehicle (and per event for fuel, geofence visits, salik, violations), filtered by
+ *   from/to and optional vehicle_uuid. Distances in km, durations in seconds, fuel in litres, speeds in km/h,
+ *   money in the company's currency.
+ * - Exports (CSV, XLSX, PDF) run as background jobs: POST returns the job, GET polls its progress (0-100);
+ *   when completed `file` names the download under /v1/file/exports/{name}.
+ */
+import { z } from 'zod';
+import {
+  baseListQueryShape,
+  dateTimeField,
+  invalidMessage,
+  isoDateTimeSchema,
+  nullableString,
+  paginated,
+  uuidSchema,
+  vehicleSummarySchema,
+} from './common';
+
+export const dashboardPeriods = ['week', 'month', 'year'] as const;
+export const dashboardPeriodSchema = z.enum(dashboardPeriods, { error: invalidMessage('Period') });
+export type DashboardPeriod = z.infer<typeof dashboardPeriodSchema>;
+
+export const dashboardQuerySchema = z.object({ period: dashboardPeriodSchema.default('week') });
+export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
+
+export const dashboardFiguresSchema = z.object({
+  distance_km: z.number().min(0),
+  driving_hours: z.number().min(0),
+  idle_hours: z.number().min(0),
+  trips: z.number().int().min(0),
+  violations: z.number().int().min(0),
+  fuel_used_litres: z.number().min(0),
+  active_vehicles: z.number().int().min(0),
+});
+export type DashboardFigures = z.infer<typeof dashboardFiguresSchema>;
+
+export const dashboardSchema = z.object({
+  period: dashboardPeriodSchema,
+  from: isoDateTimeSchema,
+  to: isoDateTimeSchema,
+  current: dashboardFiguresSchema,
+  previous: dashboardFiguresSchema,
+  /** Daily (week, month) or monthly (year) distance for the chart. */
+  series: z.array(
+    z.object({ at: isoDateTimeSchema, distance_km: z.number().min(0), trips: z.number().int().min(0) }),
+  ),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+/** Query of every report list: required range, optional vehicle. */
+export const reportQuerySchema = z
+  .object({
+    ...baseListQueryShape,
+    from: dateTimeField('From'),
+    to: dateTimeField('To'),
+    vehicle_uuid: uuidSchema.optional(),
+  })
+  .refine((value) => Date.parse(value.to) > Date.parse(value.from), {
+    path: ['to'],
+    error: invalidMessage('To'),
+  });
+export type ReportQuery = z.input<typeof reportQuerySchema>;
+
+const sample = (value: z.ZodType) => z.object({ at: isoDateTimeSchema, value });
+
+/** Fuel report of one vehicle over the range. */
+export const fuelReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  fuel_used_litres: z.number().min(0),
+  distance_km: z.number().min(0),
+  consumption_per_100km: z.number().min(0).nullable(),
+  consumption_per_hour: z.number().min(0).nullable(),
+  refuels: z.array(
+    z.object({
+      at: isoDateTimeSchema,
+      litres: z.number(),
+      latitude: z.number().nullable(),
+      longitude: z.number().nullable(),
+    }),
+  ),
+  drops: z.array(
+    z.object({
+      at: isoDateTimeSchema,
+      litres: z.number(),
+      latitude: z.number().nullable(),
+      longitude: z.number().nullable(),
+    }),
+  ),
+  /** Fuel level (percent) over time. */
+  level: z.array(sample(z.number())),
+});
+export type FuelReportRow = z.infer<typeof fuelReportRowSchema>;
+
+export const engineReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  engine_hours: z.number().min(0),
+  max_rpm: z.number().min(0).nullable(),
+  over_rev_events: z.number().int().min(0),
+  max_temperature: z.number().nullable(),
+  rpm: z.array(sample(z.number())),
+  temperature: z.array(sample(z.number())),
+});
+export type EngineReportRow = z.infer<typeof engineReportRowSchema>;
+
+export const tyrePositionSchema = z.string().max(20);
+export const wheelReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  tyres: z.array(
+    z.object({
+      /** Position code such as 'FL', 'FR', 'RL1'. */
+      position: tyrePositionSchema,
+      pressure_kpa: z.number().nullable(),
+      temperature_c: z.number().nullable(),
+      at: isoDateTimeSchema.nullable(),
+    }),
+  ),
+});
+export type WheelReportRow = z.infer<typeof wheelReportRowSchema>;
+
+export const tripsReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  trips: z.number().int().min(0),
+  distance_km: z.number().min(0),
+  driving_seconds: z.number().int().min(0),
+  idle_seconds: z.number().int().min(0),
+  max_speed: z.number().min(0),
+  average_speed: z.number().min(0),
+});
+export type TripsReportRow = z.infer<typeof tripsReportRowSchema>;
+
+/** A stop (ignition off) or an idling period (ignition on, not moving). */
+export const stopReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  started_at: isoDateTimeSchema,
+  ended_at: isoDateTimeSchema.nullable(),
+  duration_minutes: z.number().min(0),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  address: nullableString,
+});
+export type StopReportRow = z.infer<typeof stopReportRowSchema>;
+
+export const geofenceVisitReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  geofence_uuid: uuidSchema,
+  geofence_name: z.string(),
+  entered_at: isoDateTimeSchema,
+  exited_at: isoDateTimeSchema.nullable(),
+  dwell_seconds: z.number().int().min(0).nullable(),
+});
+export type GeofenceVisitReportRow = z.infer<typeof geofenceVisitReportRowSchema>;
+
+export const salikReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  crossings: z.number().int().min(0),
+  charged_crossings: z.number().int().min(0),
+  total_fee: z.number().min(0),
+  currency: z.string().length(3),
+});
+export type SalikReportRow = z.infer<typeof salikReportRowSchema>;
+
+export const violationKinds = ['overspeed', 'violation_output', 'emergency_button', 'harsh_driving'] as const;
+export const violationReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  kind: z.enum(violationKinds),
+  occurred_at: isoDateTimeSchema,
+  value: z.union([z.number(), z.string()]).nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
+export type ViolationReportRow = z.infer<typeof violationReportRowSchema>;
+
+/** Report kinds, each a GET /v1/reports/{kind} list of its row schema. */
+export const reportRowSchemas = {
+  fuel: fuelReportRowSchema,
+  engine: engineReportRowSchema,
+  wheel: wheelReportRowSchema,
+  trips: tripsReportRowSchema,
+  stops: stopReportRowSchema,
+  idling: stopReportRowSchema,
+  'geofence-visits': geofenceVisitReportRowSchema,
+  salik: salikReportRowSchema,
+  violations: violationReportRowSchema,
+} as const;
+export const reportKindSchema = z.enum(
+  ['fuel', 'engine', 'wheel', 'trips', 'stops', 'idling', 'geofence-visits', 'salik', 'violations'],
+  { error: invalidMessage('Report') },
+);
+export type ReportKind = z.infer<typeof reportKindSchema>;
+
+export function reportResponseSchema<K extends ReportKind>(kind: K) {
+  return paginated(reportRowSchemas[kind]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Export jobs
+// ---------------------------------------------------------------------------------------------------------
+
+export const exportFormats = ['csv', 'xlsx', 'pdf'] as const;
+export const exportFormatSchema = z.enum(exportFormats, { error: invalidMessage('Format') });
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
+export const reportExportInputSchema = z.object({
+  report: reportKindSchema,
+  format: exportFormatSchema,
+  from: dateTimeField('From'),
+  to: dateTimeField('To'),
+  vehicle_uuid: uuidSchema.optional(),
+});
+export type ReportExportInput = z.input<typeof reportExportInputSchema>;
+
+export const exportJobStatuses = ['queued', 'running', 'completed', 'failed'] as const;
+export const reportExportJobSchema = z.object({
+  uuid: uuidSchema,
+  report: reportKindSchema,
+  format: exportFormatSchema,
+  status: z.enum(exportJobStatuses),
+  /** 0..100 */
+  progress: z.number().min(0).max(100),
+  /** File name under /v1/file/exports/ once completed. */
+  file: nullableString,
+  error: nullableString,
+  created_at: isoDateTimeSchema,
+  completed_at: isoDateTimeSchema.nullable(),
+});
+export type ReportExportJob = z.infer<typeof reportExportJobSchema>;

@@ -1,0 +1,234 @@
+import type { ProtocolError } from './common/errors';
+
+/** Device types of the product (spec §3) plus the two generic transports. */
+export const deviceTypes = ['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek'] as const;
+export type DeviceType = (typeof deviceTypes)[number];
+
+export type ProtocolName = 'teltonika' | 'ruptela' | 'gosafe' | 'istartek' | 'osmand' | 'mqtt';
+
+/** One IO element value: integers as numbers (bigint beyond 2^53), variable-length data as bytes. */
+export type IoValue = number | bigint | string | Uint8Array;
+
+/** Derived, protocol-specific named values (driver id, BLE tag readings, command result, ...). */
+export type AttributeValue = string | number | boolean;
+
+/**
+ * The common decoded record every codec produces.
+ *
+ * - `fixTime` is milliseconds since the Unix epoch (UTC).
+ * - `speed` is km/h (Traccar stores knots; we do not).
+ * - `valid` false means the device had no GPS fix for this record; latitude/longitude are then the
+ *   device's last known values or 0 (GH3000 records without a location block, Ruptela records with
+ *   the "no position" marker): consumers keep their previous coordinates (spec §4, live updates).
+ * - `io` is keyed by the device's numeric IO id (Teltonika AVL ids, Ruptela parameter ids). Text
+ *   protocols (GoSafe, iStartek, OsmAnd) and Ruptela map their fields onto the spec's ids (see
+ *   {@link IO}); Ruptela's native ids are kept in `deviceIo`.
+ */
+export interface DecodedRecord {
+  imei: string;
+  protocol: ProtocolName;
+  fixTime: number;
+  valid: boolean;
+  latitude: number;
+  longitude: number;
+  altitude: number;
+  speed: number;
+  course: number;
+  satellites: number;
+  hdop?: number;
+  priority?: number;
+  eventId: number;
+  io: Record<number, IoValue>;
+  /**
+   * The device's own parameter list, keyed by its native ids, for protocols whose numbering differs
+   * from the spec's (Ruptela). Known parameters are also translated into `io`.
+   */
+  deviceIo?: Record<number, IoValue>;
+  attributes?: Record<string, AttributeValue>;
+}
+
+/** A command answer coming back from a device (Codec 12/13, Ruptela responses, iStartek replies). */
+export interface CommandResponse {
+  imei: string;
+  protocol: ProtocolName;
+  /** Printable answers as text (trimmed), others as lower-case hex. */
+  text: string;
+  isHex: boolean;
+  /** Protocol-specific type of the answer (Teltonika type 0x06, Ruptela command id, iStartek type). */
+  responseType: number | string;
+  /** Device time of the answer (Codec 13 only). */
+  deviceTime?: number;
+  attributes?: Record<string, AttributeValue>;
+}
+
+export type DecodedMessage =
+  | {
+      type: 'identification';
+      protocol: ProtocolName;
+      imei: string;
+      attributes?: Record<string, AttributeValue>;
+    }
+  | { type: 'heartbeat'; protocol: ProtocolName; imei?: string }
+  | { type: 'records'; protocol: ProtocolName; imei: string; records: DecodedRecord[] }
+  | { type: 'command-response'; response: CommandResponse }
+  | { type: 'ignored'; protocol: ProtocolName; imei?: string; reason: string };
+
+/**
+ * What every stream decoder returns. `consumed` bytes may be dropped by the caller; with a partial frame
+ * it is 0 (buffer and call again with more bytes). `reply` is what the server writes back (ACKs), to be
+ * sent only after the messages are durably stored. With `error` the connection should be closed;
+ * messages decoded before the bad frame are still returned (and `consumed` covers only them).
+ */
+export interface DecodeResult {
+  consumed: number;
+  messages: DecodedMessage[];
+  reply?: Uint8Array;
+  error?: ProtocolError;
+}
+
+/** IO element ids of the spec (§3) shared by all protocols. */
+export const IO = {
+  digitalInput1: 1,
+  digitalInput2: 2,
+  analogInput: 9,
+  odometer: 16,
+  gsmSignal: 21,
+  temperature: 25,
+  batteryVoltage: 67,
+  batteryCurrent: 68,
+  speed: 81,
+  fuelConsumed: 83,
+  fuelLitres: 84,
+  engineRpm: 85,
+  humidity: 86,
+  totalMileage: 87,
+  fuelLevel: 89,
+  doorStatus: 90,
+  batteryLevel: 113,
+  digitalOutput1: 179,
+  digitalOutput2: 180,
+  sleepMode: 200,
+  ignition: 239,
+  /** Teltonika "external voltage" (mV); 0 or near 0 means the tracker was unplugged from power. */
+  externalVoltage: 66,
+  emergencyButton: 251,
+} as const;
+
+function ioNumber(record: Pick<DecodedRecord, 'io'>, id: number): number | undefined {
+  const v = record.io[id];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/** Ignition from IO 239: true/false, or undefined when the record does not carry it. */
+export function ignitionOf(record: Pick<DecodedRecord, 'io'>): boolean | undefined {
+  const v = ioNumber(record, IO.ignition);
+  return v === undefined ? undefined : v !== 0;
+}
+
+/** Digital output 1 / 2 (IO 179 / 180) as 0/1, undefined when absent. */
+export function digitalOutputOf(record: Pick<DecodedRecord, 'io'>, output: 1 | 2): 0 | 1 | undefined {
+  const v = ioNumber(record, output === 1 ? IO.digitalOutput1 : IO.digitalOutput2);
+  return v === undefined ? undefined : v !== 0 ? 1 : 0;
+}
+
+/** Emergency button (IO 251) pressed. */
+export function emergencyOf(record: Pick<DecodedRecord, 'io'>): boolean | undefined {
+  const v = ioNumber(record, IO.emergencyButton);
+  return v === undefined ? undefined : v !== 0;
+}
+
+/**
+ * Power cut / unplugged: Teltonika external voltage (IO 66, mV) below `thresholdMv` (default 5 V,
+ * below any vehicle battery), or an explicit `powerCut` attribute set by a decoder.
+ */
+export function unpluggedOf(
+  record: Pick<DecodedRecord, 'io' | 'attributes'>,
+  thresholdMv = 5000,
+): boolean | undefined {
+  const flag = record.attributes?.['powerCut'];
+  if (typeof flag === 'boolean') return flag;
+  const mv = ioNumber(record, IO.externalVoltage);
+  return mv === undefined ? undefined : mv < thresholdMv;
+}
+
+/**
+ * Idle = engine on but not moving: ignition on and speed under `maxSpeedKmh` (default 3 km/h, GPS
+ * jitter). Undefined without ignition information.
+ */
+export function isIdle(record: Pick<DecodedRecord, 'io' | 'speed'>, maxSpeedKmh = 3): boolean | undefined {
+  const ign = ignitionOf(record);
+  if (ign === undefined) return undefined;
+  return ign && record.speed < maxSpeedKmh;
+}
+
+/** IO values as JSON-safe values (bigint -> decimal string, bytes -> hex) for storage and the wire. */
+export function ioToJson(io: Record<number, IoValue>): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const key of Object.keys(io)) {
+    const v = io[Number(key)];
+    if (v === undefined) continue;
+    if (typeof v === 'bigint') out[key] = v.toString();
+    else if (v instanceof Uint8Array) {
+      let hex = '';
+      for (const b of v) hex += b.toString(16).padStart(2, '0');
+      out[key] = hex;
+    } else out[key] = v;
+  }
+  return out;
+}
+
+/** Knots to km/h (the OsmAnd protocol reports knots). */
+export function knotsToKmh(knots: number): number {
+  return knots * 1.852;
+}
+
+/**
+ * The spec's location record (§3) as the API carries it (the shape of `locationRecordSchema` in
+ * @fleet/api-client, built here without zod so the codecs stay dependency-free).
+ */
+export interface LocationRecordFields {
+  created_at: string;
+  ignition: 0 | 1;
+  is_idle: boolean;
+  latitude: number | null;
+  longitude: number | null;
+  /** km/h */
+  speed: number;
+  io_elements: Record<string, { value: number | string }>;
+  digital_output1: 0 | 1;
+  digital_output2: 0 | 1;
+  device_imei: string;
+  heading: number | null;
+  altitude: number | null;
+  satellites: number;
+}
+
+/**
+ * Maps a decoded record to the spec's location record. `created_at` is the device's fix time.
+ * Coordinates are null only for a record without a fix that carries no position at all (0,0 and not
+ * valid), so consumers keep the previous ones; devices that repeat their last known position with an
+ * invalid fix keep it. Absent ignition / outputs read as 0 (the spec compares them with 1).
+ */
+export function toLocationRecord(record: DecodedRecord): LocationRecordFields {
+  const noPosition = !record.valid && record.latitude === 0 && record.longitude === 0;
+  const ioElements: Record<string, { value: number | string }> = {};
+  for (const [key, value] of Object.entries(ioToJson(record.io))) ioElements[key] = { value };
+  return {
+    created_at: new Date(record.fixTime).toISOString(),
+    ignition: ignitionOf(record) ? 1 : 0,
+    is_idle: isIdle(record) ?? false,
+    latitude: noPosition ? null : record.latitude,
+    longitude: noPosition ? null : record.longitude,
+    speed: Math.max(0, record.speed),
+    io_elements: ioElements,
+    digital_output1: digitalOutputOf(record, 1) ?? 0,
+    digital_output2: digitalOutputOf(record, 2) ?? 0,
+    device_imei: record.imei,
+    heading: noPosition ? null : record.course,
+    altitude: noPosition ? null : record.altitude,
+    satellites: record.satellites,
+  };
+}

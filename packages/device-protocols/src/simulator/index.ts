@@ -1,0 +1,6 @@
+export {
+  createDeviceInboundDecoder,
+  type DeviceInbound,
+  type DeviceInboundDecoder,
+  type DeviceInboundResult,
+} from './device-inbound';

@@ -1,0 +1,3 @@
+export * from './catalogue';
+export * from './decode';
+export * from './format-reading';

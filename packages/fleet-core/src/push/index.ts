@@ -1,0 +1,3 @@
+export * from './platform';
+export * from './messages';
+export * from './push-registration';

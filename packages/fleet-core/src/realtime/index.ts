@@ -1,0 +1,3 @@
+export * from './logger';
+export * from './timers';
+export * from './realtime-client';

@@ -1,0 +1,330 @@
+import { PING_INTERVAL_MS, RECONNECT_INTERVAL_MS } from '../constants';
+import { globalTimers, type Timers } from './timers';
+import { silentLogger, type Logger } from './logger';
+
+/** Event kinds of spec section 4. */
+export const realtimeEvents = [
+  'device-location',
+  'generic-device-location',
+  'notification',
+  'command-response',
+  'device-command-response',
+  'pong',
+] as const;
+export type RealtimeEvent = (typeof realtimeEvents)[number];
+
+/** A message on the socket: `{event, path, data}`. */
+export interface RealtimeMessage {
+  event: string;
+  path?: string;
+  data?: unknown;
+}
+
+/**
+ * The subset of WebSocket used here; both the browser's WebSocket and `ws` implement it.
+ * readyState follows the standard numbering (0 connecting, 1 open, 2 closing, 3 closed).
+ */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: never) => void) | null;
+  onclose: ((event: never) => void) | null;
+  onerror: ((event: never) => void) | null;
+  onmessage: ((event: never) => void) | null;
+}
+
+export type RealtimeListener = (data: unknown, message: RealtimeMessage) => void;
+export type RealtimeConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface RealtimeClientOptions {
+  /** Provider API host, e.g. 'wss://api.example.com' (http(s) is turned into ws(s)). */
+  baseUrl: string;
+  /** First path identifier; without it no connection is made. */
+  firstId: string | null | undefined;
+  /** Second path identifier; left out of the path when empty (not shown in the spec). */
+  secondId?: string | null;
+  /** Optional access token, sent as `?token=`. */
+  token?: string | null;
+  createSocket: (url: string) => WebSocketLike;
+  timers?: Timers;
+  logger?: Logger;
+  pingIntervalMs?: number;
+  reconnectIntervalMs?: number;
+}
+
+const OPEN = 1;
+const CONNECTING = 0;
+
+/**
+ * Listener key of an event: notification -> its path only; device-command-response is published as
+ * command-response; every other kind -> `{event}:{path}`, or the bare kind when there is no path.
+ */
+export function realtimeKey(event: string, path?: string | null): string {
+  if (event === 'notification') return path ? path : 'notification';
+  const kind = event === 'device-command-response' ? 'command-response' : event;
+  return path ? `${kind}:${path}` : kind;
+}
+
+/** WebSocket URL `{wsBase}/ws/{firstId}/{secondId}[?token=]`. */
+export function realtimeUrl(
+  baseUrl: string,
+  firstId: string,
+  secondId?: string | null,
+  token?: string | null,
+): string {
+  const base = baseUrl
+    .trim()
+    .replace(/^http(s?):\/\//i, (_match, s: string) => `ws${s}://`)
+    .replace(/\/+$/, '');
+  let url = `${base}/ws/${encodeURIComponent(firstId)}`;
+  if (secondId) url += `/${encodeURIComponent(secondId)}`;
+  if (token) url += `?token=${encodeURIComponent(token)}`;
+  return url;
+}
+
+function decodeData(data: unknown): string | null {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer) return new TextDecoder().decode(data);
+  if (ArrayBuffer.isView(data)) return new TextDecoder().decode(data as Uint8Array);
+  return null;
+}
+
+/** Parses one socket payload into a message, or returns a reason why it is malformed. */
+export function parseRealtimeMessage(payload: unknown): RealtimeMessage | { error: string } {
+  const text = decodeData(payload);
+  if (text === null) return { error: 'unsupported payload type' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { error: 'not JSON' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { error: 'not an object' };
+  const { event, path, data } = parsed as Record<string, unknown>;
+  if (typeof event !== 'string' || event === '') return { error: 'missing event' };
+  if (path !== undefined && path !== null && typeof path !== 'string')
+    return { error: 'path is not a string' };
+  const message: RealtimeMessage = { event, data };
+  if (typeof path === 'string') message.path = path;
+  return message;
+}
+
+/**
+ * The real-time socket client of spec section 4. After `connect()` it keeps one socket open: on open
+ * it clears the reconnect timer and sends `{event: 'ping'}` every 30 s; on close it stops the ping
+ * and retries every 15 s until a socket opens; `close()` stops both for good. Incoming messages are
+ * republished to listeners registered under {@link realtimeKey}; pong is accepted silently; malformed
+ * messages, socket errors and listener exceptions are only logged.
+ */
+export class RealtimeClient {
+  private readonly options: RealtimeClientOptions;
+  private readonly timers: Timers;
+  private readonly logger: Logger;
+  private readonly listeners = new Map<string, Set<RealtimeListener>>();
+  private readonly stateListeners = new Set<(state: RealtimeConnectionState) => void>();
+  private socket: WebSocketLike | null = null;
+  private pingTimer: unknown = null;
+  private reconnectTimer: unknown = null;
+  private currentState: RealtimeConnectionState = 'idle';
+  private pongs = 0;
+
+  constructor(options: RealtimeClientOptions) {
+    this.options = options;
+    this.timers = options.timers ?? globalTimers;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  get state(): RealtimeConnectionState {
+    return this.currentState;
+  }
+
+  /** Number of pongs received since construction (diagnostics). */
+  get pongCount(): number {
+    return this.pongs;
+  }
+
+  /**
+   * Starts the connection. Returns false (and connects nothing) without a first identifier.
+   * Calling it while connected or connecting does nothing.
+   */
+  connect(): boolean {
+    if (!this.options.firstId) {
+      this.logger.warn('realtime: no first identifier, not connecting');
+      return false;
+    }
+    if (
+      this.currentState === 'connecting' ||
+      this.currentState === 'open' ||
+      this.currentState === 'reconnecting'
+    ) {
+      return true;
+    }
+    this.open();
+    return true;
+  }
+
+  /** Deliberate close: stops the ping and the reconnect timer and closes the socket. */
+  close(): void {
+    this.stopPing();
+    this.stopReconnect();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      this.detach(socket);
+      try {
+        socket.close(1000, 'client closed');
+      } catch (error) {
+        this.logger.error('realtime: error while closing', error);
+      }
+    }
+    if (this.currentState !== 'idle' || socket) this.setState('closed');
+  }
+
+  /** Registers a listener for one key; returns the unsubscribe function. */
+  on(key: string, listener: RealtimeListener): () => void {
+    let set = this.listeners.get(key);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(key, set);
+    }
+    set.add(listener);
+    return () => {
+      const current = this.listeners.get(key);
+      if (!current) return;
+      current.delete(listener);
+      if (current.size === 0) this.listeners.delete(key);
+    };
+  }
+
+  /** Observes connection state changes; returns the unsubscribe function. */
+  onStateChange(listener: (state: RealtimeConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => {
+      this.stateListeners.delete(listener);
+    };
+  }
+
+  /** Sends a message when the socket is open; returns whether it was sent. */
+  send(message: RealtimeMessage | { event: string; [field: string]: unknown }): boolean {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN) return false;
+    try {
+      socket.send(JSON.stringify(message));
+      return true;
+    } catch (error) {
+      this.logger.error('realtime: send failed', error);
+      return false;
+    }
+  }
+
+  private setState(state: RealtimeConnectionState): void {
+    if (state === this.currentState) return;
+    this.currentState = state;
+    for (const listener of [...this.stateListeners]) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.logger.error('realtime: state listener failed', error);
+      }
+    }
+  }
+
+  private open(): void {
+    const { baseUrl, firstId, secondId, token } = this.options;
+    const url = realtimeUrl(baseUrl, firstId as string, secondId, token);
+    let socket: WebSocketLike;
+    try {
+      socket = this.options.createSocket(url);
+    } catch (error) {
+      this.logger.error('realtime: could not create socket', error);
+      this.socket = null;
+      this.setState('reconnecting');
+      this.startReconnect();
+      return;
+    }
+    this.socket = socket;
+    if (this.currentState !== 'reconnecting') this.setState('connecting');
+    socket.onopen = () => this.handleOpen(socket);
+    socket.onclose = () => this.handleClose(socket);
+    socket.onerror = ((event: unknown) => {
+      this.logger.error('realtime: socket error', event);
+    }) as (event: never) => void;
+    socket.onmessage = ((event: { data: unknown }) => this.handleMessage(event.data)) as (
+      event: never,
+    ) => void;
+  }
+
+  private detach(socket: WebSocketLike): void {
+    socket.onopen = null;
+    socket.onclose = null;
+    socket.onerror = null;
+    socket.onmessage = null;
+  }
+
+  private handleOpen(socket: WebSocketLike): void {
+    if (socket !== this.socket) return;
+    this.stopReconnect();
+    this.stopPing();
+    this.pingTimer = this.timers.setInterval(() => {
+      this.send({ event: 'ping' });
+    }, this.options.pingIntervalMs ?? PING_INTERVAL_MS);
+    this.setState('open');
+  }
+
+  private handleClose(socket: WebSocketLike): void {
+    if (socket !== this.socket) return;
+    this.detach(socket);
+    this.socket = null;
+    this.stopPing();
+    this.setState('reconnecting');
+    this.startReconnect();
+  }
+
+  private startReconnect(): void {
+    if (this.reconnectTimer !== null) return;
+    this.reconnectTimer = this.timers.setInterval(() => {
+      if (this.socket && this.socket.readyState === CONNECTING) return;
+      if (this.socket && this.socket.readyState === OPEN) {
+        this.stopReconnect();
+        return;
+      }
+      this.open();
+    }, this.options.reconnectIntervalMs ?? RECONNECT_INTERVAL_MS);
+  }
+
+  private stopReconnect(): void {
+    if (this.reconnectTimer === null) return;
+    this.timers.clearInterval(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer === null) return;
+    this.timers.clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  private handleMessage(payload: unknown): void {
+    const message = parseRealtimeMessage(payload);
+    if ('error' in message) {
+      this.logger.warn(`realtime: ignored malformed message (${message.error})`, payload);
+      return;
+    }
+    if (message.event === 'pong') {
+      this.pongs += 1;
+      return;
+    }
+    const key = realtimeKey(message.event, message.path);
+    const set = this.listeners.get(key);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(message.data, message);
+      } catch (error) {
+        this.logger.error(`realtime: listener for ${key} failed`, error);
+      }
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export * from './storage';
+export * from './session';

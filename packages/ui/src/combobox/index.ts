@@ -1,0 +1,2 @@
+export { Combobox, filterOptions } from './combobox';
+export type { ComboboxProps, ComboboxOption } from './combobox';

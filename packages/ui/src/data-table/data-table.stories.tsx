@@ -1,0 +1,303 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { statusTone, type VehicleStatus } from '@fleet/core';
+import { useMemo, useState } from 'react';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { EditIcon, TrashIcon } from '../icons';
+import { DataTable, dataTableDensities, type DataTableProps } from './data-table';
+import type { ListMeta } from './data-table-logic';
+import { demoVehicleRows, type DemoVehicleRow } from './fixtures';
+import { format } from '../i18n/locale';
+import { dataTableMessagesAr } from './messages.ar';
+import { dataTableMessagesEn, type DataTableMessages } from './messages.en';
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
+
+const toneClass: Record<ReturnType<typeof statusTone>, string> = {
+  live: 'bg-tone-live-soft text-tone-live',
+  idle: 'bg-tone-idle-soft text-tone-idle',
+  offline: 'bg-tone-offline-soft text-tone-offline',
+  inactive: 'bg-tone-inactive-soft text-tone-inactive',
+  noData: 'bg-tone-no-data-soft text-tone-no-data',
+  neutral: 'bg-tone-neutral-soft text-tone-neutral',
+};
+
+function StatusBadge({ status }: { status: VehicleStatus }) {
+  const tone = statusTone(status);
+  return (
+    <span
+      data-tone={tone}
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${toneClass[tone]}`}
+    >
+      {status}
+    </span>
+  );
+}
+
+const columns: ColumnDef<DemoVehicleRow, unknown>[] = [
+  { accessorKey: 'plate', header: 'Plate', meta: { ltr: true } },
+  { accessorKey: 'type', header: 'Type' },
+  { accessorKey: 'driver', header: 'Driver' },
+  {
+    accessorKey: 'status',
+    header: 'Status',
+    cell: ({ getValue }) => <StatusBadge status={getValue() as VehicleStatus} />,
+  },
+  {
+    accessorKey: 'speed',
+    header: 'Speed (km/h)',
+    meta: { numeric: true, label: 'Speed' },
+    cell: ({ getValue }) => (getValue() as number).toFixed(1),
+  },
+  { accessorKey: 'imei', header: 'IMEI', meta: { ltr: true } },
+  {
+    accessorKey: 'updatedAt',
+    header: 'Last update',
+    meta: { ltr: true },
+    cell: ({ getValue }) => (getValue() as string).slice(0, 16).replace('T', ' '),
+  },
+];
+
+const rows57 = demoVehicleRows(57);
+const rows10k = demoVehicleRows(10_000);
+
+const meta = {
+  title: 'Data/DataTable',
+  component: DataTable<DemoVehicleRow>,
+  args: {
+    caption: 'Vehicles',
+    columns,
+    data: rows57,
+    getRowId: (row: DemoVehicleRow) => row.uuid,
+    rowLabel: (row: DemoVehicleRow) => row.plate,
+  },
+  argTypes: {
+    density: { control: 'inline-radio', options: dataTableDensities },
+  },
+} satisfies Meta<DataTableProps<DemoVehicleRow>>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** The kit strings of the mode the story runs in (the provider mirrors the language onto <html>). */
+const t = (el: HTMLElement): DataTableMessages =>
+  el.ownerDocument.documentElement.lang === 'ar' ? dataTableMessagesAr : dataTableMessagesEn;
+const range = (el: HTMLElement, from: number, to: number, total: number) =>
+  format(t(el).pageRange, { from, to, total });
+const sortBy = (el: HTMLElement, column: string) => format(t(el).sortBy, { column });
+
+const speedCells = (root: HTMLElement) =>
+  Array.from(root.querySelectorAll('td[data-column="speed"]')).map((td) => Number(td.textContent));
+
+/** Client mode: sort, search and page locally. */
+export const ClientSide: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByText(range(canvasElement, 1, 10, 57))).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: sortBy(canvasElement, 'Speed') }));
+    const asc = speedCells(canvasElement);
+    await expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    await expect(canvas.getByRole('columnheader', { name: /Speed/ })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+    await userEvent.click(canvas.getByRole('button', { name: sortBy(canvasElement, 'Speed') }));
+    const desc = speedCells(canvasElement);
+    await expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    await expect(Math.max(...desc)).toBe(Math.max(...rows57.map((r) => r.speed)));
+    await userEvent.click(canvas.getByRole('button', { name: t(canvasElement).nextPage }));
+    await expect(canvas.getByText(range(canvasElement, 11, 20, 57))).toBeInTheDocument();
+    await expect(
+      canvas.getByRole('button', { name: format(t(canvasElement).page, { page: 2 }) }),
+    ).toHaveAttribute('aria-current', 'page');
+    await userEvent.type(canvas.getByRole('searchbox', { name: t(canvasElement).search }), rows57[3]!.plate);
+    await waitFor(() => expect(canvas.getAllByRole('row')).toHaveLength(2));
+    await expect(canvas.getByText(range(canvasElement, 1, 1, 1))).toBeInTheDocument();
+  },
+};
+
+/** Server mode: the envelope drives the pager; page, size and sort are requested through callbacks. */
+export const ServerSide: Story = {
+  args: { onPageChange: fn(), onSortingChange: fn(), onPerPageChange: fn() },
+  render: function Render(args) {
+    const all = rows57;
+    const [page, setPage] = useState(1);
+    const [perPage, setPerPage] = useState(10);
+    const [sorting, setSorting] = useState<SortingState>([]);
+    const sorted = useMemo(() => {
+      const s = sorting[0];
+      if (!s) return all;
+      const key = s.id as keyof DemoVehicleRow;
+      return [...all].sort((a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) * (s.desc ? -1 : 1));
+    }, [all, sorting]);
+    const envelope: ListMeta = {
+      total: all.length,
+      current_page: page,
+      last_page: Math.ceil(all.length / perPage),
+      per_page: perPage,
+    };
+    return (
+      <DataTable
+        {...args}
+        data={sorted.slice((page - 1) * perPage, page * perPage)}
+        pagination={envelope}
+        sorting={sorting}
+        onPageChange={(p) => {
+          args.onPageChange?.(p);
+          setPage(p);
+        }}
+        onPerPageChange={(n) => {
+          args.onPerPageChange?.(n);
+          setPerPage(n);
+          setPage(1);
+        }}
+        onSortingChange={(s) => {
+          args.onSortingChange?.(s);
+          setSorting(s);
+        }}
+      />
+    );
+  },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: t(canvasElement).lastPage }));
+    await expect(args.onPageChange).toHaveBeenCalledWith(6);
+    await expect(canvas.getByText(range(canvasElement, 51, 57, 57))).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: t(canvasElement).nextPage })).toBeDisabled();
+    await userEvent.selectOptions(canvas.getByLabelText(t(canvasElement).rowsPerPage), '25');
+    await expect(args.onPerPageChange).toHaveBeenCalledWith(25);
+    await expect(canvas.getByText(range(canvasElement, 1, 25, 57))).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: sortBy(canvasElement, 'Driver') }));
+    await expect(args.onSortingChange).toHaveBeenCalledWith([{ id: 'driver', desc: false }]);
+  },
+};
+
+export const Loading: Story = {
+  args: { loading: true, data: [] },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('table')).toHaveAttribute('aria-busy', 'true');
+    await expect(canvasElement.querySelectorAll('[data-slot="data-table-skeleton"]')).toHaveLength(5);
+    await expect(canvas.queryByRole('button', { name: sortBy(canvasElement, 'Plate') })).toBeNull();
+    await expect(canvas.getByRole('status')).toHaveTextContent(t(canvasElement).loading);
+  },
+};
+
+export const Empty: Story = {
+  args: { data: [] },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText(t(canvasElement).empty)).toBeInTheDocument();
+  },
+};
+
+/** The "more filters" panel, a toolbar action and per-row actions. */
+export const FiltersAndRowActions: Story = {
+  args: {
+    activeFilterCount: 2,
+    filters: (
+      <div className="flex flex-wrap gap-4">
+        <label className="flex items-center gap-2">
+          <input type="checkbox" defaultChecked className="accent-primary" /> Buses only
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" defaultChecked className="accent-primary" /> Violations
+        </label>
+      </div>
+    ),
+    toolbar: (
+      <button
+        type="button"
+        className="h-8 rounded-md bg-primary px-3 text-sm font-medium text-primary-foreground"
+      >
+        Add vehicle
+      </button>
+    ),
+    rowActions: undefined,
+  },
+  render: function Render(args) {
+    const [onEdit] = useState(() => fn());
+    return (
+      <DataTable
+        {...args}
+        rowActions={(row) => [
+          { label: 'Edit', icon: <EditIcon />, onSelect: () => onEdit(row.uuid) },
+          {
+            label: 'Delete',
+            icon: <TrashIcon />,
+            tone: 'danger',
+            onSelect: () => onEdit(`delete ${row.uuid}`),
+          },
+        ]}
+      />
+    );
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const page = within(canvasElement.ownerDocument.body);
+    const toggle = canvas.getByRole('button', { name: new RegExp(t(canvasElement).moreFilters) });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvas.getByLabelText('Buses only')).toBeVisible();
+    await userEvent.click(
+      canvas.getByRole('button', { name: format(t(canvasElement).rowActions, { row: rows57[0]!.plate }) }),
+    );
+    const deleteItem = await page.findByRole('button', { name: 'Delete' });
+    await userEvent.click(deleteItem);
+    await waitFor(() => expect(page.queryByRole('button', { name: 'Delete' })).toBeNull());
+  },
+};
+
+export const ColumnVisibility: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const page = within(canvasElement.ownerDocument.body);
+    await expect(canvas.getByRole('columnheader', { name: /IMEI/ })).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: t(canvasElement).columnsMenu }));
+    await userEvent.click(await page.findByRole('checkbox', { name: 'IMEI' }));
+    await expect(canvas.queryByRole('columnheader', { name: /IMEI/ })).toBeNull();
+    await userEvent.keyboard('{Escape}');
+  },
+};
+
+/** 10,000 rows in a virtualised viewport: only the visible rows are in the DOM; rows are keyboard-navigable. */
+export const Virtualized10k: Story = {
+  // Left out of the screenshot run: after End, Enter and a sort, the virtualizer's scroll position
+  // still settles asynchronously and stills differed between runs. Its play function (virtual rows,
+  // keyboard, sorting) runs in every mode.
+  tags: ['skip-visual'],
+  args: { data: rows10k, virtualize: true, height: 420, density: 'compact', onRowClick: fn() },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('table')).toHaveAttribute('aria-rowcount', '10001');
+    // The virtualizer measures its viewport after mounting, then renders the visible rows.
+    await waitFor(() =>
+      expect(canvasElement.querySelectorAll('[data-slot="data-table-row"]').length).toBeGreaterThan(5),
+    );
+    await expect(canvasElement.querySelectorAll('[data-slot="data-table-row"]').length).toBeLessThan(60);
+    const first = canvasElement.querySelector<HTMLElement>('[data-row-index="0"]')!;
+    first.focus();
+    await userEvent.keyboard('{End}');
+    await waitFor(() =>
+      expect(canvasElement.ownerDocument.activeElement).toHaveAttribute('aria-rowindex', '10001'),
+    );
+    await userEvent.keyboard('{Enter}');
+    await expect(args.onRowClick).toHaveBeenCalledWith(rows10k[rows10k.length - 1]);
+    await userEvent.click(canvas.getByRole('button', { name: sortBy(canvasElement, 'Speed') }));
+    await waitFor(() => expect(speedCells(canvasElement)[0]).toBe(Math.min(...rows10k.map((r) => r.speed))));
+    // A new order starts at the top: wait until the viewport is there and row 0 is rendered.
+    const viewport = canvasElement.querySelector<HTMLElement>('[data-slot="data-table-viewport"]')!;
+    await waitFor(() => {
+      expect(viewport.scrollTop).toBe(0);
+      expect(canvasElement.querySelector('[data-row-index="0"]')).not.toBeNull();
+    });
+  },
+};
+
+/** Labels overridden by the caller (e.g. product wording). */
+export const CustomLabels: Story = {
+  args: { labels: { searchPlaceholder: 'Plate, driver or IMEI', empty: 'No vehicles yet' }, data: [] },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByPlaceholderText('Plate, driver or IMEI')).toBeInTheDocument();
+    await expect(canvas.getByText('No vehicles yet')).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,2 @@
+export { FormField, useFormField, useFieldControlProps } from './form-field';
+export type { FormFieldProps, FormFieldContextValue } from './form-field';

@@ -1,0 +1,40 @@
+/** Chrome strings of the map components (English). Each component takes a `labels` prop to override them. */
+export const mapMessagesEn = {
+  map: 'Map',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  vehicles: 'Vehicles',
+  vehicleCount: '{count} vehicles on the map',
+  cluster: '{count} vehicles',
+  closePopup: 'Close',
+  vehicleList: 'Vehicles on the map',
+  vehicleListHint:
+    'Up and down arrows move between vehicles and centre the map, Enter opens the vehicle, Escape closes it.',
+  vehiclePosition: '{index} of {count}',
+  routePlayback: 'Route playback',
+  play: 'Play',
+  pause: 'Pause',
+  playbackSpeed: 'Playback speed',
+  playbackPosition: 'Playback position',
+  speedOption: '{speed}×',
+  noRoute: 'No location data available for this vehicle',
+  geofenceTools: 'Geofence tools',
+  drawPolygon: 'Draw polygon',
+  drawCircle: 'Draw circle',
+  finishDrawing: 'Finish',
+  undoPoint: 'Undo last point',
+  cancelDrawing: 'Cancel',
+  drawPolygonHint: 'Click the map to add points; click the first point or press Finish to close the shape.',
+  drawCircleHint: 'Click the map to set the centre, then click again to set the radius.',
+  drawnPolygon: 'Polygon with {count} points drawn',
+  drawnCircle: 'Circle with radius {radius} m drawn',
+  vertex: 'Point {index}',
+  addVertex: 'Add a point here',
+  circleCenter: 'Circle centre',
+  circleRadius: 'Circle radius',
+  invalidShape: 'The shape is not valid: {reason}',
+  tollGate: 'Toll gate {name}',
+} as const;
+
+export type MapMessageKey = keyof typeof mapMessagesEn;
+export type MapMessages = Record<MapMessageKey, string>;

@@ -1,0 +1,2 @@
+export { NotFound } from './not-found';
+export type { NotFoundProps } from './not-found';

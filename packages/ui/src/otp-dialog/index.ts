@@ -1,0 +1,3 @@
+export { OtpDialog } from './otp-dialog';
+export type { OtpDialogProps } from './otp-dialog';
+export { digitsOf, fillCells, secondsLeft } from './otp-logic';

@@ -1,0 +1,2 @@
+export { PasswordVerificationDialog } from './password-verification-dialog';
+export type { PasswordVerificationDialogProps } from './password-verification-dialog';

@@ -1,0 +1,2 @@
+export { UiProvider, useUi, useLabels, uiThemes } from './ui-provider';
+export type { UiProviderProps, UiContextValue, UiTheme } from './ui-provider';

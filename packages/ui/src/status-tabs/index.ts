@@ -1,0 +1,2 @@
+export { StatusTabs, statusTabs, statusToneRecipe } from './status-tabs';
+export type { StatusTabsProps, StatusTab } from './status-tabs';

@@ -1,0 +1,2 @@
+export { Textarea } from './textarea';
+export type { TextareaProps } from './textarea';

@@ -1,0 +1,216 @@
+import { createToast, toastKinds, type Toast, type ToastInput, type ToastKind } from '@fleet/core';
+import { cva } from 'class-variance-authority';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { focusRing } from '../button';
+import { CheckCircleIcon, CloseIcon, ErrorIcon, WarningIcon } from '../icons';
+import type { UiMessages } from '../i18n';
+import { cn } from '../lib/cn';
+import { useLabels, useUi } from '../provider';
+
+export { toastKinds };
+export type { ToastKind, ToastInput };
+
+/** success -> positive (success tokens), warning -> orange (warning tokens), error -> negative (danger tokens). */
+export const toastRecipe = cva(
+  'pointer-events-auto flex w-full items-start gap-3 rounded-lg border bg-surface-raised p-3 pe-2 text-foreground shadow-lg',
+  {
+    variants: {
+      kind: {
+        success: 'border-success',
+        warning: 'border-warning',
+        error: 'border-danger',
+      } satisfies Record<ToastKind, string>,
+    },
+  },
+);
+const iconTone: Record<ToastKind, string> = {
+  success: 'bg-success-soft text-success',
+  warning: 'bg-warning-soft text-warning',
+  error: 'bg-danger-soft text-danger',
+};
+const icons = { check: CheckCircleIcon, warning: WarningIcon, error: ErrorIcon } as const;
+
+type ToastLabels = Partial<
+  Pick<UiMessages, 'toastRegion' | 'toastSuccess' | 'toastWarning' | 'toastError' | 'toastDismiss'>
+>;
+
+export interface ToastCardProps {
+  toast: Toast;
+  onDismiss?: () => void;
+  onPauseChange?: (paused: boolean) => void;
+  labels?: ToastLabels;
+  className?: string;
+}
+
+/** One toast: icon, message, optional caption, dismiss button. Errors are announced assertively. */
+export function ToastCard({ toast, onDismiss, onPauseChange, labels, className }: ToastCardProps) {
+  const text = useLabels(['toastSuccess', 'toastWarning', 'toastError', 'toastDismiss'], labels);
+  const Icon = icons[toast.icon];
+  const kindLabel = { success: text.toastSuccess, warning: text.toastWarning, error: text.toastError }[
+    toast.kind
+  ];
+  return (
+    <div
+      role={toast.kind === 'error' ? 'alert' : 'status'}
+      aria-live={toast.kind === 'error' ? 'assertive' : 'polite'}
+      aria-atomic="true"
+      data-slot="toast"
+      data-variant={toast.kind}
+      data-tone={toast.tone}
+      onMouseEnter={() => onPauseChange?.(true)}
+      onMouseLeave={() => onPauseChange?.(false)}
+      onFocus={() => onPauseChange?.(true)}
+      onBlur={() => onPauseChange?.(false)}
+      className={cn(toastRecipe({ kind: toast.kind }), className)}
+    >
+      <span
+        className={cn('flex size-8 shrink-0 items-center justify-center rounded-full', iconTone[toast.kind])}
+      >
+        <Icon size={18} title={kindLabel} />
+      </span>
+      <div className="min-w-0 flex-1 py-0.5">
+        {toast.message ? (
+          <p data-slot="toast-message" className="text-sm font-medium">
+            {toast.message}
+          </p>
+        ) : null}
+        {toast.caption ? (
+          <p data-slot="toast-caption" className="text-xs text-foreground-muted">
+            {toast.caption}
+          </p>
+        ) : null}
+      </div>
+      {onDismiss ? (
+        <button
+          type="button"
+          aria-label={text.toastDismiss}
+          title={text.toastDismiss}
+          onClick={onDismiss}
+          className={cn('rounded-sm p-1 text-foreground-muted hover:text-foreground', focusRing)}
+        >
+          <CloseIcon />
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+interface ActiveToast extends Toast {
+  id: number;
+  /** Remaining lifetime in ms while paused; timing is derived from Date.now(). */
+  remaining: number;
+  /** Date.now() when the current running period started; null while paused. */
+  runningSince: number | null;
+}
+
+export interface ToastApi {
+  /** Shows a toast; throws a TypeError for invalid input (no message and no caption, negative timeout). */
+  toast: (input: ToastInput) => number;
+  dismiss: (id: number) => void;
+  clear: () => void;
+}
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+/** Imperative access to the toaster of the nearest ToastProvider. */
+export function useToast(): ToastApi {
+  const api = useContext(ToastContext);
+  if (!api) throw new Error('useToast must be used inside <ToastProvider>');
+  return api;
+}
+
+export interface ToastProviderProps {
+  children?: ReactNode;
+  /** Toasts shown at once; older ones beyond this are dropped. Default 5. */
+  max?: number;
+  /** Poll interval for expiry; lifetimes are computed from Date.now(). Default 200 ms. */
+  tickMs?: number;
+  labels?: ToastLabels;
+}
+
+/**
+ * Holds the toast stack and renders the viewport at the bottom inline-end corner. Default timeout
+ * 5000 ms (from @fleet/core); 0 keeps a toast until dismissed; hovering or focusing a toast
+ * pauses its timer. Newest toasts are at the bottom, nearest the corner.
+ */
+export function ToastProvider({ children, max = 5, tickMs = 200, labels }: ToastProviderProps) {
+  const [toasts, setToasts] = useState<ActiveToast[]>([]);
+  const nextId = useRef(1);
+  const { locale } = useUi();
+  const text = useLabels(['toastRegion'], labels);
+
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
+  const api = useMemo<ToastApi>(
+    () => ({
+      toast: (input) => {
+        const toast = createToast(input, locale);
+        const id = nextId.current++;
+        setToasts((list) =>
+          [...list, { ...toast, id, remaining: toast.timeout, runningSince: Date.now() }].slice(-max),
+        );
+        return id;
+      },
+      dismiss,
+      clear: () => setToasts([]),
+    }),
+    [dismiss, locale, max],
+  );
+
+  const hasTimed = toasts.some((t) => t.timeout > 0 && t.runningSince !== null);
+  useEffect(() => {
+    if (!hasTimed) return;
+    const timer = setInterval(() => {
+      const now = Date.now();
+      setToasts((list) => {
+        const kept = list.filter(
+          (t) => t.timeout === 0 || t.runningSince === null || now - t.runningSince < t.remaining,
+        );
+        return kept.length === list.length ? list : kept;
+      });
+    }, tickMs);
+    return () => clearInterval(timer);
+  }, [hasTimed, tickMs]);
+
+  const setPaused = useCallback((id: number, paused: boolean) => {
+    const now = Date.now();
+    setToasts((list) =>
+      list.map((t) => {
+        if (t.id !== id) return t;
+        if (paused && t.runningSince !== null)
+          return { ...t, remaining: t.remaining - (now - t.runningSince), runningSince: null };
+        if (!paused && t.runningSince === null) return { ...t, runningSince: now };
+        return t;
+      }),
+    );
+  }, []);
+
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <section
+        aria-label={text.toastRegion}
+        data-slot="toast-viewport"
+        className="pointer-events-none fixed end-4 bottom-4 z-[100] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2"
+      >
+        {toasts.map((t) => (
+          <ToastCard
+            key={t.id}
+            toast={t}
+            labels={labels}
+            onDismiss={() => dismiss(t.id)}
+            onPauseChange={(paused) => setPaused(t.id, paused)}
+          />
+        ))}
+      </section>
+    </ToastContext.Provider>
+  );
+}

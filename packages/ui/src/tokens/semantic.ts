@@ -1,0 +1,133 @@
+import type { PaletteName } from './palette';
+
+/**
+ * Tier 2: semantic colours. Every name here becomes `--fl-color-<kebab>` and a Tailwind colour
+ * utility of the same kebab name (bg-surface, text-tone-live, bg-tone-live-soft ...).
+ *
+ * Pairing rules the values keep (checked by axe in every story, both themes):
+ * - foreground / foregroundMuted on background, surface, surfaceRaised, surfaceSunken >= 4.5:1
+ * - <x>Foreground on <x> >= 4.5:1 (solid buttons, badges)
+ * - <x> (and tone<X>) as text on <x>Soft >= 4.5:1 (soft badges, status tabs)
+ * - borderStrong against surfaces >= 3:1 (form control outlines)
+ */
+export const semanticColorNames = [
+  'background',
+  'surface',
+  'surfaceRaised',
+  'surfaceSunken',
+  'foreground',
+  'foregroundMuted',
+  'border',
+  'borderStrong',
+  'primary',
+  'primaryForeground',
+  'primarySoft',
+  'focusRing',
+  'danger',
+  'dangerForeground',
+  'dangerSoft',
+  'success',
+  'successForeground',
+  'successSoft',
+  'warning',
+  'warningForeground',
+  'warningSoft',
+  'overlay',
+  'toneLive',
+  'toneLiveSoft',
+  'toneIdle',
+  'toneIdleSoft',
+  'toneOffline',
+  'toneOfflineSoft',
+  'toneInactive',
+  'toneInactiveSoft',
+  'toneNoData',
+  'toneNoDataSoft',
+  'toneNeutral',
+  'toneNeutralSoft',
+  'toneViolation',
+  'toneViolationSoft',
+] as const;
+
+export type SemanticColorName = (typeof semanticColorNames)[number];
+
+/** A semantic value is a palette name, or (for translucent layers) a literal colour. */
+export type SemanticValue = PaletteName | { raw: string };
+
+export const lightColors: Record<SemanticColorName, SemanticValue> = {
+  background: 'slate50',
+  surface: 'white',
+  surfaceRaised: 'white',
+  surfaceSunken: 'slate100',
+  foreground: 'slate900',
+  foregroundMuted: 'slate600',
+  border: 'slate200',
+  borderStrong: 'slate500',
+  primary: 'blue700',
+  primaryForeground: 'white',
+  primarySoft: 'blue100',
+  focusRing: 'blue600',
+  danger: 'red700',
+  dangerForeground: 'white',
+  dangerSoft: 'red100',
+  success: 'green700',
+  successForeground: 'white',
+  successSoft: 'green100',
+  warning: 'orange700',
+  warningForeground: 'white',
+  warningSoft: 'orange100',
+  overlay: { raw: 'rgb(15 23 42 / 0.55)' },
+  toneLive: 'green700',
+  toneLiveSoft: 'green100',
+  toneIdle: 'amber700',
+  toneIdleSoft: 'amber100',
+  toneOffline: 'red700',
+  toneOfflineSoft: 'red100',
+  toneInactive: 'gray600',
+  toneInactiveSoft: 'gray200',
+  toneNoData: 'cyan700',
+  toneNoDataSoft: 'cyan100',
+  toneNeutral: 'blue700',
+  toneNeutralSoft: 'blue100',
+  toneViolation: 'purple700',
+  toneViolationSoft: 'purple100',
+};
+
+export const darkColors: Record<SemanticColorName, SemanticValue> = {
+  background: 'slate950',
+  surface: 'slate900',
+  surfaceRaised: 'slate800',
+  surfaceSunken: 'slate950',
+  foreground: 'slate100',
+  foregroundMuted: 'slate400',
+  border: 'slate700',
+  borderStrong: 'slate500',
+  primary: 'blue400',
+  primaryForeground: 'slate950',
+  primarySoft: 'blue950',
+  focusRing: 'blue400',
+  danger: 'red400',
+  dangerForeground: 'slate950',
+  dangerSoft: 'red950',
+  success: 'green400',
+  successForeground: 'slate950',
+  successSoft: 'green950',
+  warning: 'orange400',
+  warningForeground: 'slate950',
+  warningSoft: 'orange950',
+  overlay: { raw: 'rgb(2 6 23 / 0.7)' },
+  toneLive: 'green400',
+  toneLiveSoft: 'green950',
+  toneIdle: 'amber400',
+  toneIdleSoft: 'amber950',
+  toneOffline: 'red400',
+  toneOfflineSoft: 'red950',
+  toneInactive: 'gray400',
+  toneInactiveSoft: 'gray800',
+  toneNoData: 'cyan400',
+  toneNoDataSoft: 'cyan950',
+  toneNeutral: 'blue400',
+  toneNeutralSoft: 'blue950',
+  toneViolation: 'purple400',
+  toneViolationSoft: 'purple950',
+};

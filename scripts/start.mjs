@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `npm start`: build the portal when it exists, then run the server (embedded PGlite, demo seed,
+// simulated devices, portal served from the same origin).
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+
+const root = new URL('..', import.meta.url).pathname;
+const hasScript = (dir, s) =>
+  existsSync(`${root}${dir}/package.json`) &&
+  Boolean(JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')).scripts?.[s]);
+
+if (hasScript('apps/portal', 'build') && !process.env.SKIP_PORTAL_BUILD) {
+  const r = spawnSync('npm', ['run', 'build', '-w', '@fleet/portal'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const server = spawn('npm', ['run', 'start', '-w', '@fleet/server'], { cwd: root, stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
+server.on('exit', (code) => process.exit(code ?? 0));
