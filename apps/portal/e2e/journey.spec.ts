@@ -45,15 +45,16 @@ for (const language of ['en-US', 'ar'] as const) {
       await signIn(page);
       await page.goto('/dashboard/live/list');
       await pageReady(page);
-      // The fourth column of every shown row; a parked vehicle may stay silent for minutes, so the test
-      // waits for any row to change, not the first one.
-      const updated = page.locator('[data-slot="data-table-row"] td:nth-child(4)');
+      // The last-update cell of every shown row is a <time> with the fix's exact instant (the text shows
+      // minutes only, so it may not change for a minute); a parked vehicle may stay silent for minutes, so
+      // the test waits for any row's instant to change, not the first one's.
+      const updated = page.locator('[data-slot="data-table-row"] td time');
       await expect(updated.first()).toBeVisible();
-      const before = (await updated.allInnerTexts()).join('|');
+      const instants = () =>
+        updated.evaluateAll((cells) => cells.map((cell) => cell.getAttribute('datetime')).join('|'));
+      const before = await instants();
       // Simulated devices report every few seconds; the socket merges them into the list.
-      await expect
-        .poll(async () => (await updated.allInnerTexts()).join('|'), { timeout: 60_000 })
-        .not.toBe(before);
+      await expect.poll(instants, { timeout: 60_000 }).not.toBe(before);
     });
 
     test('open a vehicle, replay its day, share its location, send a command', async ({ page }) => {

@@ -56,9 +56,9 @@ export default function LiveListPage() {
       accessorFn: (v) => v.location?.created_at ?? null,
       cell: ({ row: { original: v } }) =>
         v.location ? (
-          <bdi dir="ltr">
+          <time dir="ltr" dateTime={v.location.created_at}>
             {formatDate(v.location.created_at, 'long', { locale: i18n.language, timeZone })}
-          </bdi>
+          </time>
         ) : (
           core('empty.noLocation')
         ),
