@@ -10,8 +10,9 @@ import { nodeEnv, seedFleet, SimDevice, SimWsClient, spawnNode, type NodeProcess
  * removed afterwards). Processes are killed with SIGKILL in the middle of a load of simulated Teltonika
  * devices over real TCP, and what was ACKed is COUNTED against what is stored.
  *
- * Restarting NATS or PostgreSQL themselves is not done (they are shared services of the machine):
- * outage.test.ts cuts and restores every node's connections to them through a TCP proxy instead.
+ * The shared NATS and PostgreSQL of the machine are not restarted: restart.test.ts kills and restarts
+ * private nats-server and PostgreSQL processes of its own mid-load, and outage.test.ts cuts and
+ * restores every node's connections to the shared ones through a TCP proxy.
  */
 const dbUrl = process.env.DATABASE_URL;
 const natsUrl = process.env.NATS_URL;

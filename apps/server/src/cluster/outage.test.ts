@@ -15,7 +15,9 @@ import { TcpProxy } from './tcp-proxy';
  * devices report over real TCP throughout; what was ACKed is COUNTED against what is stored, and what
  * the workers announced to their pipeline is counted too (nothing announced twice).
  *
- * What faults.test.ts proves next to this: kill -9 of a worker, a gateway and an API node.
+ * What faults.test.ts proves next to this: kill -9 of a worker, a gateway and an API node; and
+ * restart.test.ts: the NATS and PostgreSQL server processes themselves killed and restarted mid-load
+ * (private servers of that test, not the shared ones).
  */
 const dbUrl = process.env.DATABASE_URL;
 const natsUrl = process.env.NATS_URL;
