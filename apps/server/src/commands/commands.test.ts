@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deviceCommandSchema, supportedCommandsSchema } from '@fleet/api-client';
+import { createSocket } from 'node:dgram';
 import {
+  encodeGoSafeCommandResponse,
+  encodeGoSafeText,
   encodeRuptelaCommandResponse,
   encodeRuptelaIdentification,
   encodeRuptelaServerFrame,
@@ -230,6 +233,44 @@ describe('device commands', () => {
     expect((await statusOf(second.json().data.uuid)).response).toBe('Lat:25.2 Lon:55.27');
     expect((await statusOf(first.json().data.uuid)).status).toBe('sent');
     c.close();
+  });
+
+  it('a GoSafe answer that arrives in a UDP datagram is stored with its command', async () => {
+    // This test's own gateway: UDP on (GoSafe listens for datagrams on its TCP port number).
+    await gw!.close();
+    gw = await startGateway({
+      config: { ...h.config, GATEWAY_UDP: true, COMMAND_TIMEOUT_S: 120 },
+      storage: h.storage,
+      bus: h.bus,
+    });
+    const [dev] = (await addDevices(h.storage.db, w.a.id, [{ imei: simulatedImei(105), type: 'gosafe' }]))
+      .devices;
+    // The device holds a TCP session (a bare `*GS06,<imei>#` names it), takes the command there ...
+    const c = new RawClient(gw.ports.gosafe!);
+    await c.send(encodeGoSafeText(dev!.imei, []));
+    await waitFor(() => gw!.isConnected(dev!.uuid), 5000, 'connected');
+    const sent = await send(dev!.uuid, { type: 'custom', attributes: { text: 'STATUS' } });
+    expect(sent.statusCode).toBe(201);
+    await c.take(1);
+    // ... and answers in a datagram.
+    const udp = createSocket('udp4');
+    try {
+      const answer = encodeGoSafeCommandResponse(dev!.imei, 'GPS OK');
+      await new Promise<void>((resolve, reject) =>
+        udp.send(answer, gw!.ports.gosafeUdp!, '127.0.0.1', (err) => (err ? reject(err) : resolve())),
+      );
+      await waitFor(
+        async () =>
+          ((await history(dev!.uuid)).json().data as { status: string; response: string | null }[]).some(
+            (x) => x.status === 'answered' && x.response === 'GPS OK',
+          ),
+        5000,
+        'answered over UDP',
+      );
+    } finally {
+      udp.close();
+      c.close();
+    }
   });
 
   it('a command queued for a device that stays offline expires, is published, and is never sent', async () => {

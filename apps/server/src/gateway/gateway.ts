@@ -456,6 +456,10 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
           if (!dev) return refuse(imei, protocol, rinfo.address);
           udpOnline(dev);
           if (m.type === 'records') groups.push({ device: dev, records: m.records });
+          // A device may answer a command (sent earlier over SMS or a TCP session) in a datagram; the
+          // answer goes to its command history like one that arrives over TCP.
+          else if (m.type === 'command-response')
+            bg(commands.answer(dev.deviceId, m.response), 'udp command answer');
         }
         try {
           await ingest(groups, false);
