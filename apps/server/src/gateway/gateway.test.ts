@@ -232,6 +232,48 @@ describe('gateway ingest', () => {
     }
   });
 
+  it('at start, devices left shown online by a stopped gateway are marked offline; fresh ones are kept', async () => {
+    const fx = await addDevices(h.storage.db, w.a.id, [
+      { imei: simulatedImei(14), type: 'teltonika' },
+      { imei: simulatedImei(15), type: 'teltonika' },
+      { imei: simulatedImei(16), type: 'teltonika' },
+    ]);
+    const [left, fresh, unplugged] = fx.devices;
+    // Idle time-out and connectionless silence 60 s: stale means no sign of life for 60 s + 2 minutes.
+    const at = (agoS: number) => new Date(Date.now() - agoS * 1000).toISOString();
+    const setStatus = (id: number, status: string, agoS: number) =>
+      h.storage.db.query('UPDATE devices SET connection_status = $2, last_connected_at = $3 WHERE id = $1', [
+        id,
+        status,
+        at(agoS),
+      ]);
+    await setStatus(left!.id, 'online', 3600);
+    await setStatus(fresh!.id, 'online', 30);
+    await setStatus(unplugged!.id, 'unplugged', 181);
+    const leftSeen = (
+      await h.storage.db.query<{ t: Date }>('SELECT last_connected_at AS t FROM devices WHERE id = $1', [
+        left!.id,
+      ])
+    )[0]!.t;
+    gw = await startGateway({
+      config: { ...h.config, GATEWAY_IDLE_TIMEOUT_S: 60, GATEWAY_CONNECTIONLESS_OFFLINE_S: 60 },
+      storage: h.storage,
+      bus: h.bus,
+    });
+    const statusOf = async (id: number) =>
+      (
+        await h.storage.db.query<{ connection_status: string; last_connected_at: Date }>(
+          'SELECT connection_status, last_connected_at FROM devices WHERE id = $1',
+          [id],
+        )
+      )[0]!;
+    await waitFor(async () => (await statusOf(left!.id)).connection_status === 'offline', 5000, 'swept');
+    await waitFor(async () => (await statusOf(unplugged!.id)).connection_status === 'offline', 5000, 'swept');
+    // The sweep keeps the last connection time, and leaves a device heard 30 s ago alone.
+    expect((await statusOf(left!.id)).last_connected_at).toEqual(leftSeen);
+    expect((await statusOf(fresh!.id)).connection_status).toBe('online');
+  });
+
   it('refuses an unknown IMEI with 00, closes, and lists it for admins', async () => {
     const g = await start();
     const c = new RawClient(g.ports.teltonika!);

@@ -418,8 +418,26 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
    * Connectionless devices never close a connection, so silence is their only "offline": one that has
    * not reported for GATEWAY_CONNECTIONLESS_OFFLINE_S is marked offline (unless it meanwhile holds a
    * TCP connection to this gateway). Its next report marks it online again.
+   *
+   * That covers devices this process has heard. A process that stopped without closing its connections
+   * (killed, crashed), or that heard a connectionless device before a restart, leaves devices shown
+   * online that nobody holds. Every gateway therefore also sweeps the table, at start and on the same
+   * timer: a device shown connected whose last_connected_at is older than `staleMs` is offline, wherever
+   * it was connected. A live device can never be that stale: a TCP connection silent for the idle
+   * time-out is closed, a reporting one refreshes last_connected_at every STATUS_REFRESH_MS, and a
+   * connectionless one is refreshed as often. (All gateways of a cluster are expected to share these
+   * settings; the sweep is idempotent, so several gateways running it is harmless.)
    */
   const offlineMs = config.GATEWAY_CONNECTIONLESS_OFFLINE_S * 1000;
+  const staleMs = Math.max(idleMs, offlineMs) + 2 * STATUS_REFRESH_MS;
+  const sweepStale = () =>
+    bg(
+      status.sweep(new Date(now().getTime() - staleMs)).then((n) => {
+        if (n > 0) log.info(`gateway: ${n} device(s) left shown online by a stopped process marked offline`);
+      }),
+      'stale status sweep',
+    );
+  sweepStale();
   const silenceTimer = setInterval(
     () => {
       const cutoff = Date.now() - offlineMs;
@@ -430,6 +448,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         udpSeen.delete(id);
         if (!connected.has(id)) status.set(id, 'offline', now());
       }
+      sweepStale();
     },
     Math.max(250, Math.min(30_000, offlineMs / 4)),
   );

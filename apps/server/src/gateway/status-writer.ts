@@ -24,6 +24,29 @@ export class StatusWriter {
     this.timer ??= setTimeout(() => void this.flush(), this.intervalMs);
   }
 
+  /**
+   * Marks offline every device still shown connected (online or unplugged) whose last sign of life is
+   * older than `cutoff`: what a gateway that stopped without closing its connections (a crash, a kill)
+   * left behind, and connectionless devices heard by a process that is gone. Runs after the pending
+   * changes, so a device that just connected is never swept. Resolves with the number of devices.
+   */
+  sweep(cutoff: Date): Promise<number> {
+    const done = this.flush().then(async () => {
+      const rows = await this.db.query<{ id: number }>(
+        `UPDATE devices SET connection_status = 'offline'
+         WHERE connection_status <> 'offline' AND (last_connected_at IS NULL OR last_connected_at < $1)
+         RETURNING id`,
+        [cutoff.toISOString()],
+      );
+      return rows.length;
+    });
+    this.running = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
