@@ -46,3 +46,8 @@ export * from './delete-confirm-dialog';
 export * from './status-update-dialog';
 export * from './otp-dialog';
 export * from './password-verification-dialog';
+export * from './card';
+export * from './inline-alert';
+export * from './loading-state';
+export * from './native-select';
+export * from './category-chart';

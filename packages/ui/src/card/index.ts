@@ -1,0 +1,2 @@
+export { Card, CardHeader, cardRecipe, cardPaddings } from './card';
+export type { CardProps, CardHeaderProps, CardPadding } from './card';

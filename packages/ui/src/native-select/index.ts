@@ -1,0 +1,2 @@
+export { NativeSelect } from './native-select';
+export type { NativeSelectProps, NativeSelectOption } from './native-select';
