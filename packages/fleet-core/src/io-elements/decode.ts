@@ -1,4 +1,8 @@
-import { ioElementCatalogue, type LocalizedName } from './catalogue';
+import { ioElementCatalogue, type IoElementDefinition, type LocalizedName } from './catalogue';
+import { tyreElementCatalogue } from './tyres';
+
+/** Every element the product names: the spec's table, then the product's tyre extension. */
+const known: Record<number, IoElementDefinition> = { ...tyreElementCatalogue, ...ioElementCatalogue };
 
 interface ReadingBase {
   /** Numeric id, or null when the record used a key that is not a number. */
@@ -59,7 +63,7 @@ function scaled(value: number, scale: number | undefined): number {
 
 function decodeOne(sourceKey: string, raw: unknown): IoReading {
   const numericId = /^\d+$/.test(sourceKey.trim()) ? Number(sourceKey) : null;
-  const definition = numericId === null ? undefined : ioElementCatalogue[numericId];
+  const definition = numericId === null ? undefined : known[numericId];
   const base: ReadingBase = {
     id: numericId,
     sourceKey,

@@ -1,3 +1,4 @@
 export * from './catalogue';
 export * from './decode';
 export * from './format-reading';
+export * from './tyres';

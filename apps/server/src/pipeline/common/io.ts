@@ -1,11 +1,14 @@
 /**
  * Tiny pure accessors for device IO elements, keyed by the numeric ids of the spec's IO table.
  *
- * @fleet/core is meant to own the full IO decoder (`decodeIoElements`); it did not exist yet when the
- * pipeline was written, so the pipeline keeps only these value readers. They accept the two shapes the
+ * @fleet/core owns the catalogue and the display decoder (`decodeIoElements`, which names every element
+ * and builds a reading object per element); the pipeline reads a handful of elements of every record on
+ * its hot path, so it keeps these allocation-free value readers instead. They accept the two shapes the
  * rest of the system uses for `io_elements`: a bare number per id, or `{ value }` per id (the spec's
  * "keyed by numeric id, each with a value").
  */
+
+import { tyrePositions } from '@fleet/core';
 
 export const IO = {
   digitalInput1: 1,
@@ -34,22 +37,13 @@ export const IO = {
 } as const;
 
 /**
- * Tyre (TPMS) readings. Neither the spec's IO table nor @fleet/core's catalogue names tyre elements, and
- * vendors number them differently, so the product fixes one convention (decision): a TPMS gateway or the
- * protocol decoder maps each wheel to these ids, pressure in kPa and temperature in degrees Celsius
- * (scale 1). Positions follow the usual codes: front left/right, rear left/right, second rear axle.
- * When @fleet/core adopts tyre elements this table must follow it.
+ * Tyre (TPMS) elements per wheel position, from @fleet/core's tyre convention (pressure in kPa at
+ * 11001-11006, temperature in degrees Celsius at 11101-11106; see `tyrePositions` there).
  */
-export const TYRE_IO: Readonly<
-  Record<string, { pressure: number; temperature: number; pressureScale: number; temperatureScale: number }>
-> = {
-  FL: { pressure: 11_001, temperature: 11_101, pressureScale: 1, temperatureScale: 1 },
-  FR: { pressure: 11_002, temperature: 11_102, pressureScale: 1, temperatureScale: 1 },
-  RL: { pressure: 11_003, temperature: 11_103, pressureScale: 1, temperatureScale: 1 },
-  RR: { pressure: 11_004, temperature: 11_104, pressureScale: 1, temperatureScale: 1 },
-  RL2: { pressure: 11_005, temperature: 11_105, pressureScale: 1, temperatureScale: 1 },
-  RR2: { pressure: 11_006, temperature: 11_106, pressureScale: 1, temperatureScale: 1 },
-};
+export const TYRE_IO: Readonly<Record<string, { pressure: number; temperature: number }>> =
+  Object.fromEntries(
+    tyrePositions.map((p) => [p.code, { pressure: p.pressureId, temperature: p.temperatureId }]),
+  );
 
 export type IoValue = number | string | boolean | null | undefined | { readonly value?: unknown };
 export type IoMap = Readonly<Record<string | number, IoValue>>;

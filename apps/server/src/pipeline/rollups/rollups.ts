@@ -267,8 +267,8 @@ function tyreReadings(r: PositionRecord): Record<string, TyreReading> | undefine
     const t = ioNumber(r.io, ids.temperature);
     if (p === undefined && t === undefined) continue;
     (out ??= {})[position] = {
-      p: p === undefined ? null : Math.round(p * ids.pressureScale * 10) / 10,
-      t: t === undefined ? null : Math.round(t * ids.temperatureScale * 10) / 10,
+      p: p === undefined ? null : Math.round(p * 10) / 10,
+      t: t === undefined ? null : Math.round(t * 10) / 10,
       at: r.time,
     };
   }
