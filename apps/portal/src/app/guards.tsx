@@ -2,11 +2,11 @@ import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { isApiError } from '@fleet/api-client';
-import { Loading } from '../components/local-ui';
 import { useServices, useSession } from '../state/app-context';
 import { isUnreachable } from '../state/services';
 import { canUseGuard, type FeatureGuard } from '../state/access';
 import { isSmallScreen, listFallback } from './paths';
+import { LoadingState } from '@fleet/ui';
 
 /** Signed in (a stored token whose session loads); otherwise /login. */
 export function RequireSignIn({ children }: { children: ReactNode }) {
@@ -30,7 +30,7 @@ export function RequireSignIn({ children }: { children: ReactNode }) {
   if (state.status === 'anonymous') {
     return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   }
-  if (state.status === 'loading') return <Loading label={t('common:state.loading')} />;
+  if (state.status === 'loading') return <LoadingState label={t('common:state.loading')} />;
   return <>{children}</>;
 }
 

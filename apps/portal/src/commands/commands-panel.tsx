@@ -2,9 +2,15 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { commandTypes, verifiedCommandTypes, type CommandType, type DeviceCommand } from '@fleet/api-client';
-import { Button } from '../components/kit';
-import { DetailSection, PasswordVerificationDialog } from '@fleet/ui';
-import { ErrorBox, Field, SelectInput, TextInput } from '../components/local-ui';
+import {
+  Button,
+  DetailSection,
+  FormField,
+  InlineAlert,
+  Input,
+  NativeSelect,
+  PasswordVerificationDialog,
+} from '@fleet/ui';
 import { useRealtimeEvent } from '../live/realtime-context';
 import { useServices, useSession } from '../state/app-context';
 
@@ -120,8 +126,8 @@ export function CommandsPanel({
         }}
       >
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-          <Field id="command-type" label={t('panel.title')}>
-            <SelectInput
+          <FormField id="command-type" label={t('panel.title')}>
+            <NativeSelect
               id="command-type"
               value={type}
               onChange={(e) => {
@@ -135,17 +141,17 @@ export function CommandsPanel({
                   {t(`name.${c}`)}
                 </option>
               ))}
-            </SelectInput>
-          </Field>
+            </NativeSelect>
+          </FormField>
           {(type ? (attributeFields[type] ?? []) : []).map((f) => (
-            <Field key={f.name} id={`command-${f.name}`} label={t(f.label)}>
-              <TextInput
+            <FormField key={f.name} id={`command-${f.name}`} label={t(f.label)}>
+              <Input
                 id={`command-${f.name}`}
                 dir="ltr"
                 value={attrs[f.name] ?? ''}
                 onChange={(e) => setAttrs((a) => ({ ...a, [f.name]: e.target.value }))}
               />
-            </Field>
+            </FormField>
           ))}
         </div>
         <div>
@@ -153,7 +159,7 @@ export function CommandsPanel({
             {sending ? t('panel.sending') : t('panel.send')}
           </Button>
         </div>
-        {error ? <ErrorBox message={error} /> : null}
+        {error ? <InlineAlert>{error}</InlineAlert> : null}
         {last ? (
           <div
             data-testid="command-result"

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Button, DataTable, type ColumnDef, type ListMeta } from '@fleet/ui';
-import { Field, SelectInput } from './local-ui';
+import { Button, DataTable, FormField, NativeSelect, type ColumnDef, type ListMeta } from '@fleet/ui';
 
 export interface FilterDef {
   name: string;
@@ -67,8 +66,8 @@ export function ListTable<T extends { uuid: string }>({
         filters.length > 0 ? (
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
             {filters.map((f) => (
-              <Field key={f.name} id={`filter-${f.name}`} label={f.label}>
-                <SelectInput
+              <FormField key={f.name} id={`filter-${f.name}`} label={f.label}>
+                <NativeSelect
                   id={`filter-${f.name}`}
                   value={params.get(f.name) ?? ''}
                   onChange={(e) => update({ [f.name]: e.target.value })}
@@ -79,8 +78,8 @@ export function ListTable<T extends { uuid: string }>({
                       {o.label}
                     </option>
                   ))}
-                </SelectInput>
-              </Field>
+                </NativeSelect>
+              </FormField>
             ))}
             <div className="flex items-end">
               <Button

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
-import { Field, SelectInput, TextArea, TextInput } from '../components/local-ui';
 import { requestByName, type ListAnswer } from '../entities/api';
 import { optionGroup, useFieldLabel } from '../entities/display';
 import { recordTitle } from '../entities/registry';
 import { useCoreText } from '../i18n/core-text';
 import { useServices, useSession } from '../state/app-context';
 import type { FieldDef } from './introspect';
+import { cn, controlRecipe, FormField, Input, NativeSelect, Textarea, type InputKind } from '@fleet/ui';
 
 /** Options of a reference field: the referenced entity's records (first 500, by name). */
 function useReferenceOptions(group: string | undefined) {
@@ -66,30 +66,30 @@ export function FieldInput({
   let control: ReactNode;
   switch (def.kind) {
     case 'textarea':
-      control = <TextArea {...common} value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = <Textarea {...common} value={text} onChange={(e) => onChange(e.target.value)} />;
       break;
     case 'select':
       control = (
-        <SelectInput {...common} value={text} onChange={(e) => onChange(e.target.value)}>
+        <NativeSelect {...common} value={text} onChange={(e) => onChange(e.target.value)}>
           <option value="">—</option>
           {(def.options ?? []).map((o) => (
             <option key={o} value={o}>
               {optionLabel(o)}
             </option>
           ))}
-        </SelectInput>
+        </NativeSelect>
       );
       break;
     case 'reference':
       control = (
-        <SelectInput {...common} value={text} onChange={(e) => onChange(e.target.value)}>
+        <NativeSelect {...common} value={text} onChange={(e) => onChange(e.target.value)}>
           <option value="">—</option>
           {(refs.data ?? []).map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
           ))}
-        </SelectInput>
+        </NativeSelect>
       );
       break;
     case 'references':
@@ -170,14 +170,14 @@ export function FieldInput({
       control = (
         <div id={id} className="grid grid-cols-2 gap-2">
           {def.kind === 'place' ? (
-            <TextInput
+            <Input
               className="col-span-2"
               aria-label={t('label.address')}
               value={place.address ?? ''}
               onChange={(e) => onChange({ ...place, address: e.target.value })}
             />
           ) : null}
-          <TextInput
+          <Input
             dir="ltr"
             inputMode="decimal"
             aria-label={t('label.latitude')}
@@ -185,7 +185,7 @@ export function FieldInput({
             value={place.latitude}
             onChange={(e) => onChange({ ...place, latitude: e.target.value })}
           />
-          <TextInput
+          <Input
             dir="ltr"
             inputMode="decimal"
             aria-label={t('label.longitude')}
@@ -199,51 +199,49 @@ export function FieldInput({
     }
     case 'color':
       control = (
-        <TextInput
+        // The kit's Input has no colour kind: the native picker with the kit's control look.
+        <input
           {...common}
           type="color"
-          className="h-10 w-20 p-1"
+          className={cn(controlRecipe(), 'w-20 p-1')}
           value={text}
           onChange={(e) => onChange(e.target.value)}
         />
       );
       break;
     default: {
-      const type =
-        def.kind === 'number'
-          ? 'text'
-          : def.kind === 'date'
-            ? 'date'
-            : def.kind === 'time'
-              ? 'time'
-              : def.kind === 'datetime'
-                ? 'datetime-local'
-                : def.kind === 'email'
-                  ? 'email'
-                  : def.kind === 'phone'
-                    ? 'tel'
-                    : def.kind === 'password'
-                      ? 'password'
-                      : 'text';
+      // Numbers are typed as text on purpose so a non-number reaches the contract and gets its
+      // 'Please enter a valid {field}' text.
+      const kind: InputKind | null =
+        def.kind === 'date' || def.kind === 'time' || def.kind === 'email' || def.kind === 'password'
+          ? def.kind
+          : def.kind === 'phone'
+            ? 'phone'
+            : def.kind === 'datetime'
+              ? null
+              : 'text';
       const ltr =
         ['number', 'email', 'phone', 'date', 'time', 'datetime'].includes(def.kind) ||
         /imei|plate|number|code|_no$/.test(def.name);
-      control = (
-        <TextInput
-          {...common}
-          type={type}
-          dir={ltr ? 'ltr' : undefined}
-          inputMode={def.kind === 'number' ? 'decimal' : undefined}
-          placeholder={def.name === 'national_id' ? core('validation.nationalIdHint') : undefined}
-          value={text}
-          onChange={(e) => onChange(e.target.value)}
-        />
+      const shared = {
+        ...common,
+        dir: ltr ? 'ltr' : undefined,
+        inputMode: def.kind === 'number' ? ('decimal' as const) : undefined,
+        placeholder: def.name === 'national_id' ? core('validation.nationalIdHint') : undefined,
+        value: text,
+        onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(e.target.value),
+      };
+      // Date and time together has no kit kind: the native control with the kit's look.
+      control = kind ? (
+        <Input {...shared} kind={kind} />
+      ) : (
+        <input {...shared} type="datetime-local" className={controlRecipe()} />
       );
     }
   }
 
   return (
-    <Field
+    <FormField
       id={id}
       label={label}
       optional={!def.required}
@@ -257,6 +255,6 @@ export function FieldInput({
     >
       {control}
       {extra}
-    </Field>
+    </FormField>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GeofenceLayer, MapView, type GeofenceGeometry, type GeofenceShapeType } from '@fleet/ui';
-import { Button } from '../components/kit';
+import { Button, GeofenceLayer, MapView, type GeofenceGeometry, type GeofenceShapeType } from '@fleet/ui';
 import { geometryCenter, toApiGeometry, toUiGeometry, type ApiGeometry } from './geometry';
 
 const DEFAULT_CENTER: [number, number] = [25.2048, 55.2708];

@@ -1,44 +1,14 @@
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { BellIcon, Button, MenuIcon } from '../components/kit';
 import { useQueryClient } from '@tanstack/react-query';
-import { LanguageSwitch } from '../components/language-switch';
-import { SelectInput } from '../components/local-ui';
-import { SideNav } from '../components/side-nav';
+import { renderRouterLink, useNavGroups } from '../app/nav';
+import { useLanguageSelect } from '../i18n/use-language-select';
 import { LiveConnection } from '../live/live-connection';
 import { stopNativePush, useNativePush } from '../native/native-push';
 import { useUnreadCount } from '../live/use-notifications';
 import { useServices, useSession } from '../state/app-context';
-
-function CompanySwitcher() {
-  const { t } = useTranslation('nav');
-  const { session } = useServices();
-  const queryClient = useQueryClient();
-  const { companies, company } = useSession();
-  if (companies.length < 2 || !company) {
-    return <span className="truncate text-sm font-medium text-foreground">{company?.name}</span>;
-  }
-  return (
-    <label className="flex items-center gap-1">
-      <span className="sr-only">{t('topbar.company')}</span>
-      <SelectInput
-        data-testid="company-switch"
-        className="h-8 w-auto max-w-48 py-0"
-        value={company.uuid}
-        onChange={(event) => {
-          void session.selectCompany(event.target.value).then(() => queryClient.clear());
-        }}
-      >
-        {companies.map((c) => (
-          <option key={c.uuid} value={c.uuid}>
-            {c.name}
-          </option>
-        ))}
-      </SelectInput>
-    </label>
-  );
-}
+import { AppShell, BellIcon, Button, NativeSelect } from '@fleet/ui';
 
 function NotificationBell() {
   const { t } = useTranslation('nav');
@@ -90,41 +60,46 @@ export default function DashboardLayout() {
     queryClient.clear();
     navigate('/login', { replace: true });
   };
+  const { groups, activeId } = useNavGroups();
+  const { companies, company } = useSession();
+  const languageSelect = useLanguageSelect();
   return (
     <LiveConnection>
-      <div className="flex min-h-dvh bg-background text-foreground">
-        <aside className="hidden w-60 shrink-0 overflow-y-auto border-e border-border bg-surface p-3 md:block">
-          <Link to="/dashboard" className="mb-4 flex items-center gap-2 px-3">
+      <AppShell
+        brand={
+          <Link to="/dashboard" className="flex items-center gap-2">
             <img src="/icons/icon.svg" alt="" className="size-7" />
-            <span className="text-lg font-semibold">{t('common:app.name')}</span>
+            <span className="text-lg font-semibold text-foreground">{t('common:app.name')}</span>
           </Link>
-          <SideNav />
-        </aside>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b border-border bg-surface px-3">
-            <Link
-              to="/menu"
-              className="rounded-md p-2 hover:bg-surface-sunken md:hidden"
-              aria-label={t('nav:topbar.openMenu')}
-            >
-              <MenuIcon className="size-5" aria-hidden="true" />
-            </Link>
-            <div className="min-w-0 flex-1">
-              <CompanySwitcher />
-            </div>
+        }
+        brandCollapsed={<img src="/icons/icon.svg" alt={t('common:app.name')} className="size-7" />}
+        navGroups={groups}
+        activeNavId={activeId}
+        renderLink={renderRouterLink}
+        companies={companies.map((c) => ({ id: c.uuid, name: c.name }))}
+        companyId={company?.uuid ?? null}
+        onCompanyChange={(uuid) => {
+          void session.selectCompany(uuid).then(() => queryClient.clear());
+        }}
+        topBarEnd={
+          <>
             <NotificationBell />
-            <LanguageSwitch />
+            <NativeSelect {...languageSelect} />
             <Button variant="ghost" size="sm" onClick={() => void logout()} data-testid="logout">
               {t('common:action.logout')}
             </Button>
-          </header>
-          <main className="min-w-0 flex-1 p-3 md:p-6">
-            <Suspense fallback={null}>
-              <Outlet />
-            </Suspense>
-          </main>
-        </div>
-      </div>
+          </>
+        }
+        labels={{
+          company: t('nav:topbar.company'),
+          openMenu: t('nav:topbar.openMenu'),
+          closeMenu: t('nav:topbar.closeMenu'),
+        }}
+      >
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
+      </AppShell>
     </LiveConnection>
   );
 }

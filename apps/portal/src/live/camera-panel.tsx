@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { LiveVehicle } from '@fleet/api-client';
-import { SelectInput } from '../components/local-ui';
+import { Card, NativeSelect } from '@fleet/ui';
 
 /**
  * Camera footage tab. The contract (spec §7 and @fleet/api-client) has no camera endpoint yet, so the
@@ -18,23 +18,20 @@ export function CameraPanel({
 }) {
   const { t } = useTranslation('live');
   return (
-    <section
-      data-testid="camera-panel"
-      className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-4"
-    >
+    <Card data-testid="camera-panel" className="flex flex-col gap-3">
       <h2 className="text-base font-semibold text-foreground">{t('camera.title')}</h2>
       <label className="flex flex-col gap-1 text-sm text-foreground">
         {t('camera.choose')}
-        <SelectInput value={selected ?? ''} onChange={(e) => onSelect(e.target.value || null)}>
+        <NativeSelect value={selected ?? ''} onChange={(e) => onSelect(e.target.value || null)}>
           <option value="">—</option>
           {vehicles.map((v) => (
             <option key={v.uuid} value={v.uuid}>
               {v.license_plate_number}
             </option>
           ))}
-        </SelectInput>
+        </NativeSelect>
       </label>
       {selected ? <p className="text-foreground-muted">{t('camera.empty')}</p> : null}
-    </section>
+    </Card>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, ExternalLinkIcon, buttonRecipe } from '../components/kit';
 import { useServices } from '../state/app-context';
 import { mailtoUrl, mapsUrl } from './share';
+import { Button, buttonRecipe, ExternalLinkIcon } from '@fleet/ui';
 
 /** Share location: creates a share link (server), then copy / e-mail / open in a maps service. */
 export function ShareLocation({

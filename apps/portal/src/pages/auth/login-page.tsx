@@ -1,13 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { loginInputSchema } from '@fleet/api-client';
-import { Button } from '../../components/kit';
-import { Card, ErrorBox, Field, TextInput } from '../../components/local-ui';
 import { useSchemaForm } from '../../forms/use-form';
 import { useServices } from '../../state/app-context';
 import { afterSignInPath } from '../../state/session-store';
 import { usePageReady } from '../../state/use-page-ready';
 import { loginBody } from './login-body';
+import { Button, Card, FormField, InlineAlert, Input } from '@fleet/ui';
 
 export default function LoginPage() {
   const { t } = useTranslation('auth');
@@ -44,8 +43,8 @@ export default function LoginPage() {
           void onSubmit();
         }}
       >
-        <Field id="login-identifier" label={t('login.identifier')} error={idError}>
-          <TextInput
+        <FormField id="login-identifier" label={t('login.identifier')} error={idError}>
+          <Input
             id="login-identifier"
             name="identifier"
             autoComplete="username"
@@ -54,19 +53,19 @@ export default function LoginPage() {
             aria-invalid={Boolean(idError)}
             onChange={(e) => form.set('identifier', e.target.value)}
           />
-        </Field>
-        <Field id="login-password" label={t('login.password')} error={form.errors.password}>
-          <TextInput
+        </FormField>
+        <FormField id="login-password" label={t('login.password')} error={form.errors.password}>
+          <Input
             id="login-password"
             name="password"
-            type="password"
+            kind="password"
             autoComplete="current-password"
             value={form.values.password}
             aria-invalid={Boolean(form.errors.password)}
             onChange={(e) => form.set('password', e.target.value)}
           />
-        </Field>
-        {form.formError ? <ErrorBox message={form.formError} /> : null}
+        </FormField>
+        {form.formError ? <InlineAlert>{form.formError}</InlineAlert> : null}
         <Button type="submit" loading={form.submitting}>
           {form.submitting ? t('login.submitting') : t('login.submit')}
         </Button>

@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { Button } from '../../components/kit';
-import { Card } from '../../components/local-ui';
-import { SideNav } from '../../components/side-nav';
+import { renderRouterLink, useNavGroups } from '../../app/nav';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { Button, Card, SideNav } from '@fleet/ui';
 
 /** menu: the mobile navigation (the dashboard's side navigation as a page). */
 export default function MenuPage() {
@@ -13,6 +12,7 @@ export default function MenuPage() {
   const state = useSession();
   const navigate = useNavigate();
   usePageReady(true);
+  const { groups, activeId } = useNavGroups();
   if (state.status === 'anonymous') return <Navigate to="/login" replace />;
   return (
     <Card>
@@ -22,7 +22,7 @@ export default function MenuPage() {
           {t('nav:topbar.closeMenu')}
         </Link>
       </div>
-      {state.company ? <SideNav /> : null}
+      {state.company ? <SideNav groups={groups} activeId={activeId} renderLink={renderRouterLink} /> : null}
       <Button
         className="mt-4 w-full"
         variant="outline"

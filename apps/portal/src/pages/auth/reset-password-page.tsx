@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { forgotPasswordInputSchema, resetPasswordInputSchema } from '@fleet/api-client';
-import { Button, OtpDialog } from '@fleet/ui';
-import { Card, ErrorBox, Field, TextInput } from '../../components/local-ui';
+import { Button, Card, FormField, InlineAlert, Input, OtpDialog } from '@fleet/ui';
 import { useSchemaForm } from '../../forms/use-form';
 import { useServices } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
@@ -71,12 +70,12 @@ export default function ResetPasswordPage() {
               );
             }}
           >
-            <Field
+            <FormField
               id="rp-identifier"
               label={t('resetPassword.email')}
               error={request.errors.email ?? request.errors.phone}
             >
-              <TextInput
+              <Input
                 id="rp-identifier"
                 dir="ltr"
                 autoComplete="username"
@@ -84,13 +83,13 @@ export default function ResetPasswordPage() {
                 aria-invalid={Boolean(request.errors.email ?? request.errors.phone)}
                 onChange={(e) => request.set('identifier', e.target.value)}
               />
-            </Field>
+            </FormField>
             {sentTo ? (
               <p role="status" className="text-sm text-success">
                 {t('resetPassword.sent', { email: sentTo.email ?? sentTo.phone })}
               </p>
             ) : null}
-            {request.formError ? <ErrorBox message={request.formError} /> : null}
+            {request.formError ? <InlineAlert>{request.formError}</InlineAlert> : null}
             <Button type="submit" loading={request.submitting}>
               {t('resetPassword.send')}
             </Button>
@@ -111,32 +110,32 @@ export default function ResetPasswordPage() {
             );
           }}
         >
-          <Field id="rp-password" label={t('resetPassword.password')} error={reset.errors.password}>
-            <TextInput
+          <FormField id="rp-password" label={t('resetPassword.password')} error={reset.errors.password}>
+            <Input
               id="rp-password"
-              type="password"
+              kind="password"
               autoComplete="new-password"
               value={reset.values.password}
               aria-invalid={Boolean(reset.errors.password)}
               onChange={(e) => reset.set('password', e.target.value)}
             />
-          </Field>
-          <Field
+          </FormField>
+          <FormField
             id="rp-confirm"
             label={t('resetPassword.confirm')}
             error={reset.errors.password_confirmation}
           >
-            <TextInput
+            <Input
               id="rp-confirm"
-              type="password"
+              kind="password"
               autoComplete="new-password"
               value={reset.values.password_confirmation}
               aria-invalid={Boolean(reset.errors.password_confirmation)}
               onChange={(e) => reset.set('password_confirmation', e.target.value)}
             />
-          </Field>
+          </FormField>
           {reset.formError || reset.errors.token ? (
-            <ErrorBox message={reset.formError ?? reset.errors.token ?? ''} />
+            <InlineAlert>{reset.formError ?? reset.errors.token ?? ''}</InlineAlert>
           ) : null}
           <Button type="submit" loading={reset.submitting}>
             {t('resetPassword.submit')}

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { Button, cn } from '../../components/kit';
-import { Card, ErrorBox } from '../../components/local-ui';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { Button, Card, cn, InlineAlert } from '@fleet/ui';
 
 /** select-transport: the company picker (requires sign-in only). */
 export default function SelectTransportPage() {
@@ -47,7 +46,7 @@ export default function SelectTransportPage() {
       )}
       {error ? (
         <div className="mt-3">
-          <ErrorBox message={error} />
+          <InlineAlert>{error}</InlineAlert>
         </div>
       ) : null}
       <Button

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCountdown, probeApi, safeReturnPath } from './server-probe';
+import { probeApi, safeReturnPath } from './server-probe';
 
 const answer = (status: number) => (async () => new Response(null, { status })) as unknown as typeof fetch;
 
@@ -20,12 +20,6 @@ describe('server probe', () => {
       throw new TypeError('Failed to fetch');
     }) as unknown as typeof fetch;
     expect(await probeApi(failing)).toBe(false);
-  });
-
-  it('counts down to zero and stays there', () => {
-    expect(nextCountdown(3)).toBe(2);
-    expect(nextCountdown(1)).toBe(0);
-    expect(nextCountdown(0)).toBe(0);
   });
 
   it.each([

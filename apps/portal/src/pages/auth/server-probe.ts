@@ -1,10 +1,6 @@
 /** Seconds between automatic checks on the server-unreachable page. */
 export const RETRY_SECONDS = 10;
 
-export function nextCountdown(current: number): number {
-  return Math.max(0, current - 1);
-}
-
 /**
  * True when the API answers at all: any HTTP answer from /v1/auth (401 without a token is fine) counts,
  * except the gateway errors a proxy gives while the API process is down.

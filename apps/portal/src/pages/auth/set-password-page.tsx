@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { setPasswordInputSchema } from '@fleet/api-client';
-import { Button } from '../../components/kit';
-import { Card, ErrorBox, Field, TextInput } from '../../components/local-ui';
 import { useSchemaForm } from '../../forms/use-form';
 import { useServices } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { Button, Card, FormField, InlineAlert, Input } from '@fleet/ui';
 
 /** set-password/{token}: the invitation link of a new user. */
 export default function SetPasswordPage() {
@@ -48,27 +47,27 @@ export default function SetPasswordPage() {
           );
         }}
       >
-        <Field id="sp-password" label={t('setPassword.password')} error={form.errors.password}>
-          <TextInput
+        <FormField id="sp-password" label={t('setPassword.password')} error={form.errors.password}>
+          <Input
             id="sp-password"
-            type="password"
+            kind="password"
             autoComplete="new-password"
             value={form.values.password}
             aria-invalid={Boolean(form.errors.password)}
             onChange={(e) => form.set('password', e.target.value)}
           />
-        </Field>
-        <Field id="sp-confirm" label={t('setPassword.confirm')} error={form.errors.password_confirmation}>
-          <TextInput
+        </FormField>
+        <FormField id="sp-confirm" label={t('setPassword.confirm')} error={form.errors.password_confirmation}>
+          <Input
             id="sp-confirm"
-            type="password"
+            kind="password"
             autoComplete="new-password"
             value={form.values.password_confirmation}
             aria-invalid={Boolean(form.errors.password_confirmation)}
             onChange={(e) => form.set('password_confirmation', e.target.value)}
           />
-        </Field>
-        {form.formError ? <ErrorBox message={form.formError} /> : null}
+        </FormField>
+        {form.formError ? <InlineAlert>{form.formError}</InlineAlert> : null}
         <Button type="submit" loading={form.submitting}>
           {t('setPassword.submit')}
         </Button>

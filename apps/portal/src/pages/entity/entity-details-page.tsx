@@ -1,17 +1,22 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
-import { Button, EditIcon, LinkButton, TrashIcon } from '../../components/kit';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import {
+  Button,
   DeleteConfirmDialog,
+  DescriptionList,
+  DetailLayout,
+  DetailSection,
+  EditIcon,
+  InlineAlert,
+  LoadingState,
   StatusUpdateDialog,
+  TrashIcon,
   vehicleStatusUpdates,
   type EntityStatusUpdate,
 } from '@fleet/ui';
 import { paths, type CrudEntity } from '../../app/paths';
-import { DescriptionList, DetailLayout, DetailSection } from '@fleet/ui';
-import { ErrorBox, Loading } from '../../components/local-ui';
 import { requestByName, type Row } from '../../entities/api';
 import { FieldValue, useDetailStatus, useFieldLabel } from '../../entities/display';
 import { entityConfigs, entityKey, recordTitle } from '../../entities/registry';
@@ -76,8 +81,8 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
     },
   });
 
-  if (record.isPending) return <Loading label={t('common:state.loading')} />;
-  if (record.isError) return <ErrorBox message={record.error.message} />;
+  if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
+  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
   const item = record.data.data;
   const fields = Object.keys(item).filter((f) => !HIDDEN.has(f) && f !== 'status');
 
@@ -87,13 +92,12 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
       status={detailStatus(item.status)}
       actions={
         <>
-          <LinkButton
-            variant="outline"
-            to={paths.create(entity, uuid)}
-            startIcon={<EditIcon className="size-4" aria-hidden="true" />}
-          >
-            {t('common:action.edit')}
-          </LinkButton>
+          <Button asChild variant="outline">
+            <Link to={paths.create(entity, uuid)}>
+              <EditIcon className="size-4" aria-hidden="true" />
+              {t('common:action.edit')}
+            </Link>
+          </Button>
           <Button variant="outline" onClick={() => setDialog('status')} data-testid="status-button">
             {t('common:action.updateStatus')}
           </Button>

@@ -2,11 +2,10 @@ import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Button, TwoStepWizard } from '@fleet/ui';
+import { Button, Card, InlineAlert, LoadingState, PageHeader, TwoStepWizard } from '@fleet/ui';
 import { translate } from '@fleet/core';
 import { isApiError } from '@fleet/api-client';
 import { paths, type CrudEntity } from '../../app/paths';
-import { Card, ErrorBox, Loading, PageHeader } from '../../components/local-ui';
 import { requestByName, type Row } from '../../entities/api';
 import { useFieldLabel } from '../../entities/display';
 import { entityConfigs, entityKey } from '../../entities/registry';
@@ -34,11 +33,11 @@ export default function EntityFormPage({ entity }: { entity: CrudEntity }) {
   });
   usePageReady(!uuid || existing.isSuccess);
   const key = entityKey(entity);
-  if (uuid && existing.isPending) return <Loading label={t('common:state.loading')} />;
-  if (uuid && existing.isError) return <ErrorBox message={existing.error.message} />;
+  if (uuid && existing.isPending) return <LoadingState label={t('common:state.loading')} />;
+  if (uuid && existing.isError) return <InlineAlert>{existing.error.message}</InlineAlert>;
   return (
     <div data-testid={`form-${entity}`}>
-      <PageHeader title={t(`entities:${key}.${uuid ? 'edit' : 'create'}`)} />
+      <PageHeader className="mb-4" title={t(`entities:${key}.${uuid ? 'edit' : 'create'}`)} />
       <EntityForm key={uuid ?? 'new'} entity={entity} uuid={uuid} item={existing.data?.data ?? null} />
     </div>
   );
@@ -196,7 +195,7 @@ function EntityForm({
             />
             {formError ? (
               <div className="mt-4">
-                <ErrorBox message={formError} />
+                <InlineAlert>{formError}</InlineAlert>
               </div>
             ) : null}
           </>
@@ -205,7 +204,7 @@ function EntityForm({
             {renderFields(null)}
             {formError ? (
               <div className="mt-4">
-                <ErrorBox message={formError} />
+                <InlineAlert>{formError}</InlineAlert>
               </div>
             ) : null}
             <div className="mt-6 flex justify-end gap-2">

@@ -1,12 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { LinkButton, PlusIcon } from '../../components/kit';
 import type { CrudEntity } from '../../app/paths';
 import { paths } from '../../app/paths';
-import type { ColumnDef } from '@fleet/ui';
+import { Button, PageHeader, PlusIcon, type ColumnDef } from '@fleet/ui';
 import { ListTable, type FilterDef } from '../../components/list-table';
-import { PageHeader } from '../../components/local-ui';
 import { listQueryFromParams, requestByName, type ListAnswer, type Row } from '../../entities/api';
 import { FieldValue, optionGroup, useFieldLabel } from '../../entities/display';
 import { entityConfigs, entityKey } from '../../entities/registry';
@@ -71,15 +69,15 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
   return (
     <div data-testid={`list-${entity}`}>
       <PageHeader
+        className="mb-4"
         title={t(`entities:${key}.title`)}
         actions={
-          <LinkButton
-            to={paths.create(entity)}
-            data-testid="create-button"
-            startIcon={<PlusIcon className="size-4" aria-hidden="true" />}
-          >
-            {t(`entities:${key}.create`)}
-          </LinkButton>
+          <Button asChild>
+            <Link to={paths.create(entity)} data-testid="create-button">
+              <PlusIcon className="size-4" aria-hidden="true" />
+              {t(`entities:${key}.create`)}
+            </Link>
+          </Button>
         }
       />
       <ListTable<Row>

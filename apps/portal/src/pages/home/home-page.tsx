@@ -3,23 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { dashboardPeriods, type DashboardPeriod } from '@fleet/api-client';
 import { formatDate, type MessageKey } from '@fleet/core';
-import { PageHeader } from '../../components/local-ui';
-import { BarChart, LineChart } from '@fleet/ui';
+import { BarChart, LineChart, PageHeader, StatCard } from '@fleet/ui';
 import { SegmentedFilter } from '../../components/segmented-filter';
 import { useTimeZone } from '../../entities/display';
 import { useCoreText } from '../../i18n/core-text';
 import { useLiveView } from '../../live/use-live-view';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
-
-function Kpi({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="rounded-lg border border-border bg-surface p-4" data-testid={testId}>
-      <p className="text-sm text-foreground-muted">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tabular-nums text-foreground">{value}</p>
-    </div>
-  );
-}
 
 /** /dashboard: home with the week / month / year periods, live counts and the period's figures. */
 export default function HomePage() {
@@ -38,12 +28,11 @@ export default function HomePage() {
     queryFn: ({ signal }) => api.request('reports.dashboard', { query: { period }, signal }),
   });
   usePageReady(figures.isSuccess || figures.isError);
-  const n = (value: number, digits = 0) =>
-    value.toLocaleString(i18n.language, { maximumFractionDigits: digits });
   const data = figures.data?.data;
   return (
     <div className="flex flex-col gap-4" data-testid="home">
       <PageHeader
+        className="mb-4"
         title={t('home.title')}
         description={user ? `${t('home.greeting')}, ${user.name}` : undefined}
       />
@@ -55,24 +44,16 @@ export default function HomePage() {
         testId="period-filter"
       />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Kpi testId="kpi-vehicles" label={t('home.kpi.vehicles')} value={n(live.counts.all)} />
-        <Kpi testId="kpi-live" label={t('home.kpi.live')} value={n(live.counts.live)} />
-        <Kpi testId="kpi-idle" label={t('home.kpi.idle')} value={n(live.counts.idle)} />
-        <Kpi testId="kpi-offline" label={t('home.kpi.offline')} value={n(live.counts.offline)} />
+        <StatCard label={t('home.kpi.vehicles')} value={live.counts.all} />
+        <StatCard label={t('home.kpi.live')} value={live.counts.live} />
+        <StatCard label={t('home.kpi.idle')} value={live.counts.idle} />
+        <StatCard label={t('home.kpi.offline')} value={live.counts.offline} />
         {data ? (
           <>
-            <Kpi
-              testId="kpi-distance"
-              label={t('home.kpi.distance')}
-              value={n(data.current.distance_km, 1)}
-            />
-            <Kpi testId="kpi-trips" label={t('home.kpi.trips')} value={n(data.current.trips)} />
-            <Kpi testId="kpi-alerts" label={t('home.kpi.alerts')} value={n(data.current.violations)} />
-            <Kpi
-              testId="kpi-fuel"
-              label={t('reports:summary.fuelUsed')}
-              value={n(data.current.fuel_used_litres, 1)}
-            />
+            <StatCard label={t('home.kpi.distance')} value={data.current.distance_km} />
+            <StatCard label={t('home.kpi.trips')} value={data.current.trips} />
+            <StatCard label={t('home.kpi.alerts')} value={data.current.violations} />
+            <StatCard label={t('reports:summary.fuelUsed')} value={data.current.fuel_used_litres} />
           </>
         ) : null}
       </div>

@@ -2,9 +2,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { LiveVehicle } from '@fleet/api-client';
-import { MapView, VehicleLayer, toVehicleMarker, type VehicleMarker } from '@fleet/ui';
+import { MapView, PageHeader, toVehicleMarker, VehicleLayer, type VehicleMarker } from '@fleet/ui';
 import { LiveStatusTabs } from '../../live/live-status-tabs';
-import { PageHeader } from '../../components/local-ui';
 import { useLiveView } from '../../live/use-live-view';
 import { VehicleSummary } from '../../live/vehicle-summary';
 import { usePageReady } from '../../state/use-page-ready';
@@ -72,6 +71,7 @@ export default function LiveMapPage() {
   return (
     <div className="flex h-[calc(100dvh-7rem)] flex-col gap-2" data-testid="live-map">
       <PageHeader
+        className="mb-4"
         title={t('page.map')}
         actions={
           <Link

@@ -2,9 +2,17 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { MapView, RouteLayer, type RoutePoint } from '@fleet/ui';
-import { Button } from '../../components/kit';
-import { Card, Field, PageHeader, SelectInput, TextInput } from '../../components/local-ui';
+import {
+  Button,
+  Card,
+  FormField,
+  Input,
+  MapView,
+  NativeSelect,
+  PageHeader,
+  RouteLayer,
+  type RoutePoint,
+} from '@fleet/ui';
 import { useCoreText } from '../../i18n/core-text';
 import { dayRange, today } from '../../live/day-range';
 import { useLiveVehicles } from '../../live/use-live-vehicles';
@@ -50,7 +58,7 @@ export default function RouteHistoryPage() {
   const points = history.data ?? [];
   return (
     <div className="flex flex-col gap-3" data-testid="route-history">
-      <PageHeader title={t('page.routeHistory')} />
+      <PageHeader className="mb-4" title={t('page.routeHistory')} />
       <Card>
         <form
           className="grid grid-cols-1 items-end gap-3 sm:grid-cols-3"
@@ -63,8 +71,8 @@ export default function RouteHistoryPage() {
             setParams(next);
           }}
         >
-          <Field id="history-vehicle" label={t('history.vehicle')}>
-            <SelectInput
+          <FormField id="history-vehicle" label={t('history.vehicle')}>
+            <NativeSelect
               id="history-vehicle"
               value={draft.vehicle}
               onChange={(e) => setDraft((d) => ({ ...d, vehicle: e.target.value }))}
@@ -75,18 +83,18 @@ export default function RouteHistoryPage() {
                   {v.license_plate_number}
                 </option>
               ))}
-            </SelectInput>
-          </Field>
-          <Field id="history-date" label={t('history.date')}>
-            <TextInput
+            </NativeSelect>
+          </FormField>
+          <FormField id="history-date" label={t('history.date')}>
+            <Input
               id="history-date"
-              type="date"
+              kind="date"
               dir="ltr"
               value={draft.day}
               max={today()}
               onChange={(e) => setDraft((d) => ({ ...d, day: e.target.value }))}
             />
-          </Field>
+          </FormField>
           <Button type="submit" data-testid="history-load" disabled={!draft.vehicle}>
             {t('history.load')}
           </Button>

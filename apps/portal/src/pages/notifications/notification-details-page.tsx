@@ -3,8 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { formatDate } from '@fleet/core';
-import { DescriptionList, DetailLayout, DetailSection } from '@fleet/ui';
-import { ErrorBox, Loading } from '../../components/local-ui';
+import { DescriptionList, DetailLayout, DetailSection, InlineAlert, LoadingState } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { useTimeZone } from '../../entities/display';
 import { unreadKey } from '../../live/use-notifications';
@@ -32,8 +31,8 @@ export default function NotificationDetailsPage() {
       void queryClient.invalidateQueries({ queryKey: ['list', 'notifications'] });
     });
   }, [unread, api, uuid, queryClient, company?.uuid]);
-  if (record.isPending) return <Loading label={t('common:state.loading')} />;
-  if (record.isError) return <ErrorBox message={record.error.message} />;
+  if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
+  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
   const n = record.data.data;
   const when = (value: string | null) =>
     value ? <bdi dir="ltr">{formatDate(value, 'long', { locale: i18n.language, timeZone })}</bdi> : '—';

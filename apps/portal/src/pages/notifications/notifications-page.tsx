@@ -3,14 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatDate } from '@fleet/core';
 import type { Notification } from '@fleet/api-client';
-import { BellIcon, Button, cn } from '../../components/kit';
-import { PageHeader } from '../../components/local-ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { SegmentedFilter } from '../../components/segmented-filter';
 import { useTimeZone } from '../../entities/display';
 import { unreadKey } from '../../live/use-notifications';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { BellIcon, Button, cn, PageHeader } from '@fleet/ui';
 
 /** notifications: the list with read state filter, mark one / all as read; new ones arrive live. */
 export default function NotificationsPage() {
@@ -51,6 +50,7 @@ export default function NotificationsPage() {
   return (
     <div data-testid="notifications">
       <PageHeader
+        className="mb-4"
         title={t('list.title')}
         actions={
           <Button

@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { paths, type RecordGroup } from '../../app/paths';
-import { DescriptionList, DetailLayout, DetailSection } from '@fleet/ui';
-import { ErrorBox, Loading } from '../../components/local-ui';
+import { DescriptionList, DetailLayout, DetailSection, InlineAlert, LoadingState } from '@fleet/ui';
 import { requestByName, type Row } from '../../entities/api';
 import { FieldValue, useDetailStatus, useFieldLabel } from '../../entities/display';
 import { recordConfigs } from '../../entities/records';
@@ -26,8 +25,8 @@ export default function RecordDetailsPage({ group }: { group: RecordGroup }) {
       requestByName<{ data: Row }>(api, `${config.group}.show`, { params: { uuid }, signal }),
   });
   usePageReady(record.isSuccess);
-  if (record.isPending) return <Loading label={t('common:state.loading')} />;
-  if (record.isError) return <ErrorBox message={record.error.message} />;
+  if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
+  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
   const item = record.data.data;
   const title =
     typeof item.geofence_name === 'string'

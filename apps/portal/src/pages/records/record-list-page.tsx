@@ -2,9 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths, type RecordGroup } from '../../app/paths';
-import type { ColumnDef } from '@fleet/ui';
+import { PageHeader, type ColumnDef } from '@fleet/ui';
 import { ListTable, type FilterDef } from '../../components/list-table';
-import { PageHeader } from '../../components/local-ui';
 import { listQueryFromParams, requestByName, type ListAnswer, type Row } from '../../entities/api';
 import { FieldValue, optionGroup, useFieldLabel } from '../../entities/display';
 import { recordConfigs } from '../../entities/records';
@@ -64,7 +63,7 @@ export default function RecordListPage({ group }: { group: RecordGroup }) {
   const answer = list.data;
   return (
     <div data-testid={`records-${group.replace(/\//g, '-')}`}>
-      <PageHeader title={t(`entities:${config.key}.title`)} />
+      <PageHeader className="mb-4" title={t(`entities:${config.key}.title`)} />
       <ListTable<Row>
         caption={t(`entities:${config.key}.title`)}
         columns={columns}

@@ -2,8 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { exportFormats, type ExportFormat, type ReportExportJob, type ReportKind } from '@fleet/api-client';
-import { Button, Select } from '@fleet/ui';
-import { Field } from '../../components/local-ui';
+import { Button, FormField, Select } from '@fleet/ui';
 import { useServices } from '../../state/app-context';
 import { exportFinished as done, exportPollInterval } from './export-polling';
 
@@ -73,7 +72,7 @@ export function ExportControl({
   return (
     <div className="flex flex-col gap-3" data-testid="report-export">
       <div className="flex flex-wrap items-end gap-3">
-        <Field id="report-export-format" label={t('export.formatLabel')}>
+        <FormField id="report-export-format" label={t('export.formatLabel')}>
           <Select
             id="report-export-format"
             className="min-w-40"
@@ -81,7 +80,7 @@ export function ExportControl({
             onValueChange={(value) => setFormat(value as ExportFormat)}
             options={exportFormats.map((f) => ({ value: f, label: formatLabel(f) }))}
           />
-        </Field>
+        </FormField>
         <Button
           data-testid="report-export-start"
           loading={start.isPending}

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import { quickRange, quickRanges, type MessageKey, type QuickRange } from '@fleet/core';
-import { Card, Field, PageHeader, SelectInput } from '../../components/local-ui';
 import { useTimeZone } from '../../entities/display';
 import { useCoreText } from '../../i18n/core-text';
 import { useLiveVehicles } from '../../live/use-live-vehicles';
@@ -11,6 +10,7 @@ import { useNow } from '../../live/use-now';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { ExportControl } from './export-control';
+import { Card, FormField, NativeSelect, PageHeader } from '@fleet/ui';
 
 type Kind = 'fuel' | 'engine' | 'wheel';
 
@@ -63,28 +63,32 @@ export function ReportShell<R>({
   const rows = report.data?.data ?? [];
   return (
     <div className="flex flex-col gap-3" data-testid={`report-${kind}`}>
-      <PageHeader title={title} />
+      <PageHeader className="mb-4" title={title} />
       <Card>
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-          <Field id="report-vehicle" label={t('filter.vehicle')}>
-            <SelectInput id="report-vehicle" value={vehicle} onChange={(e) => set('vehicle', e.target.value)}>
+          <FormField id="report-vehicle" label={t('filter.vehicle')}>
+            <NativeSelect
+              id="report-vehicle"
+              value={vehicle}
+              onChange={(e) => set('vehicle', e.target.value)}
+            >
               <option value="">—</option>
               {(vehicles.data?.data ?? []).map((v) => (
                 <option key={v.uuid} value={v.uuid}>
                   {v.license_plate_number}
                 </option>
               ))}
-            </SelectInput>
-          </Field>
-          <Field id="report-range" label={t('filter.range')}>
-            <SelectInput id="report-range" value={rangeName} onChange={(e) => set('range', e.target.value)}>
+            </NativeSelect>
+          </FormField>
+          <FormField id="report-range" label={t('filter.range')}>
+            <NativeSelect id="report-range" value={rangeName} onChange={(e) => set('range', e.target.value)}>
               {quickRanges.map((r) => (
                 <option key={r} value={r}>
                   {core(`range.${r}` as MessageKey)}
                 </option>
               ))}
-            </SelectInput>
-          </Field>
+            </NativeSelect>
+          </FormField>
         </div>
         <div className="mt-4 border-t border-border pt-4">
           <ExportControl report={kind} from={range.fromIso} to={range.toIso} vehicle={vehicle} />

@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { ChartIcon } from '../../components/kit';
-import { PageHeader } from '../../components/local-ui';
 import { canUseGuard, type FeatureGuard } from '../../state/access';
 import { useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { ChartIcon, PageHeader } from '@fleet/ui';
 
 const cards: readonly { to: string; title: string; hint: string; guard: FeatureGuard }[] = [
   {
@@ -35,7 +34,7 @@ export default function ReportsPage() {
   const available = cards.filter((c) => canUseGuard(c.guard, token, company));
   return (
     <div data-testid="reports">
-      <PageHeader title={t('overview.title')} description={t('overview.subtitle')} />
+      <PageHeader className="mb-4" title={t('overview.title')} description={t('overview.subtitle')} />
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {available.map((c) => (
           <Link

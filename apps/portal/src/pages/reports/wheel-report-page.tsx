@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { WheelReportRow } from '@fleet/api-client';
-import { DetailSection } from '@fleet/ui';
+import { CategoryBarChart, DetailSection } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
-import { SimpleChart } from '../../components/simple-chart';
 import { ReportShell } from './report-shell';
 
 /** reports/wheel (wheel dashboard guard): tyre pressure and temperature per position. */
@@ -38,10 +37,12 @@ export default function WheelReportPage() {
               </tbody>
             </table>
             <div className="mt-3">
-              <SimpleChart
+              <CategoryBarChart
                 title={t('wheel.pressure')}
-                kind="bar"
-                points={row.tyres.map((tyre, i) => ({ x: i, y: tyre.pressure_kpa ?? 0 }))}
+                data={row.tyres.map((tyre) => ({
+                  label: <bdi dir="ltr">{tyre.position}</bdi>,
+                  value: tyre.pressure_kpa,
+                }))}
               />
             </div>
           </DetailSection>

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changePasswordInputSchema } from '@fleet/api-client';
-import { Button } from '../../components/kit';
-import { Card, ErrorBox, Field, PageHeader, TextInput } from '../../components/local-ui';
 import { useSchemaForm } from '../../forms/use-form';
 import { useServices } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { Button, Card, FormField, InlineAlert, Input, PageHeader } from '@fleet/ui';
 
 const FIELDS = ['current_password', 'password', 'password_confirmation'] as const;
 
@@ -27,7 +26,7 @@ export default function ChangePasswordPage() {
   );
   return (
     <div data-testid="change-password">
-      <PageHeader title={t('changePassword.title')} />
+      <PageHeader className="mb-4" title={t('changePassword.title')} />
       <Card className="max-w-lg">
         {done ? (
           <p role="status" className="text-success">
@@ -50,18 +49,18 @@ export default function ChangePasswordPage() {
             }}
           >
             {FIELDS.map((name) => (
-              <Field key={name} id={`cp-${name}`} label={labels[name]} error={form.errors[name]}>
-                <TextInput
+              <FormField key={name} id={`cp-${name}`} label={labels[name]} error={form.errors[name]}>
+                <Input
                   id={`cp-${name}`}
-                  type="password"
+                  kind="password"
                   autoComplete={name === 'current_password' ? 'current-password' : 'new-password'}
                   value={form.values[name]}
                   aria-invalid={Boolean(form.errors[name])}
                   onChange={(e) => form.set(name, e.target.value)}
                 />
-              </Field>
+              </FormField>
             ))}
-            {form.formError ? <ErrorBox message={form.formError} /> : null}
+            {form.formError ? <InlineAlert>{form.formError}</InlineAlert> : null}
             <Button type="submit" loading={form.submitting} data-testid="change-password-submit">
               {t('changePassword.submit')}
             </Button>

@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, LinkButton } from '../../components/kit';
-import { DescriptionList, DetailSection } from '@fleet/ui';
-import { LanguageSwitch } from '../../components/language-switch';
+import { Button, DescriptionList, DetailSection, NativeSelect } from '@fleet/ui';
+import { useLanguageSelect } from '../../i18n/use-language-select';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 
@@ -14,6 +13,7 @@ export default function SettingsPage() {
   const { user, company, companies } = useSession();
   const navigate = useNavigate();
   usePageReady(true);
+  const languageSelect = useLanguageSelect();
   return (
     <div className="flex flex-col gap-4" data-testid="settings">
       <h1 className="text-xl font-semibold text-foreground md:text-2xl">{t('page.title')}</h1>
@@ -34,7 +34,7 @@ export default function SettingsPage() {
       <DetailSection title={t('page.preferences')}>
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm text-foreground">{t('item.language')}</span>
-          <LanguageSwitch />
+          <NativeSelect {...languageSelect} />
         </div>
         {companies.length > 1 ? (
           <Link className="mt-3 inline-block text-sm text-primary underline" to="/select-transport">
@@ -44,13 +44,11 @@ export default function SettingsPage() {
       </DetailSection>
       <DetailSection title={t('page.security')}>
         <div className="flex flex-wrap gap-2">
-          <LinkButton
-            variant="outline"
-            to="/dashboard/settings/change-password"
-            data-testid="change-password-link"
-          >
-            {t('item.changePassword')}
-          </LinkButton>
+          <Button asChild variant="outline">
+            <Link to="/dashboard/settings/change-password" data-testid="change-password-link">
+              {t('item.changePassword')}
+            </Link>
+          </Button>
           <Button
             variant="danger"
             onClick={() =>
