@@ -277,9 +277,15 @@ export class LeaderLease {
  * with none registered (the embedded one-process mode) the process is the only one and always runs
  * its clock work. `passes` counts the clock passes this process ran (tests and logs).
  */
-const gates = new WeakMap<object, { lease: { readonly isLeader: boolean }; passes: number }>();
+interface ClockLease {
+  readonly isLeader: boolean;
+  /** Times this node became leader (a new value = a new term: state must be read, not remembered). */
+  readonly elections?: number;
+}
 
-export function registerClockLease(storage: object, lease: { readonly isLeader: boolean }): () => void {
+const gates = new WeakMap<object, { lease: ClockLease; passes: number }>();
+
+export function registerClockLease(storage: object, lease: ClockLease): () => void {
   gates.set(storage, { lease, passes: 0 });
   return () => gates.delete(storage);
 }
@@ -295,4 +301,12 @@ export function clockWorkAllowed(storage: object): boolean {
 
 export function clockPasses(storage: object): number {
   return gates.get(storage)?.passes ?? 0;
+}
+
+/**
+ * The term of this node's clock lease (0 in the one-process mode): the clock work rebuilds what the
+ * previous leader knew (fired alerts) when it changes.
+ */
+export function clockLeaseEpoch(storage: object): number {
+  return gates.get(storage)?.lease.elections ?? 0;
 }

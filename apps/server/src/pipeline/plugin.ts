@@ -3,7 +3,7 @@ import { registerReportRoutes } from '../reports/routes';
 import { loadSalik } from './salik/load';
 import { PipelineService } from './service/service';
 import { SqlPipelineStore } from './service/sql-store';
-import { clockWorkAllowed } from '../cluster/lease';
+import { clockLeaseEpoch, clockWorkAllowed } from '../cluster/lease';
 import { pipelineConfig } from './config';
 
 /** Trips and rollups of touched device-days are recomputed this long after the last record. */
@@ -40,7 +40,7 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
       // Scale-out mode: only the node holding the clock lease runs the clock work (cluster/lease.ts).
       if (!clockWorkAllowed(storage)) continue;
       try {
-        await pipeline.tick(uuid);
+        await pipeline.tick(uuid, clockLeaseEpoch(storage));
       } catch (err) {
         console.error(`[pipeline] clock work of company ${uuid} failed:`, err);
       }

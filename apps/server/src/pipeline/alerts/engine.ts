@@ -522,6 +522,14 @@ export class AlertEngine {
     return this.scoped(out);
   }
 
+  /**
+   * Clock-driven alerts already fired (keys as in `snapshot().fired`, e.g. from the stored
+   * notifications): a node taking the clock work over does not fire them again.
+   */
+  markFired(keys: Iterable<string>): void {
+    for (const k of keys) this.fired.add(k);
+  }
+
   snapshot(): { vehicles: Record<string, VehicleAlertState>; fired: string[] } {
     return { vehicles: Object.fromEntries(this.vehicles), fired: [...this.fired] };
   }

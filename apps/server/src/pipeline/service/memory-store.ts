@@ -5,7 +5,14 @@ import type { DayRollups } from '../rollups/rollups';
 import type { SalikCrossing } from '../salik/detector';
 import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
 import type { TripDetection } from '../trips/trips';
-import type { CompanySetup, NotificationInput, NotificationOut, PipelineStore, Recipient } from './ports';
+import type {
+  CompanySetup,
+  NotificationInput,
+  NotificationOut,
+  PipelineStore,
+  Recipient,
+  StoredTripInstance,
+} from './ports';
 
 /**
  * In-memory PipelineStore: the reference implementation of the port (used by the pipeline's tests and
@@ -24,6 +31,7 @@ export class MemoryPipelineStore implements PipelineStore {
   readonly documents = new Map<string, ExpiringDocument[]>();
   readonly trips = new Map<string, ScheduledTripDef[]>();
   readonly instances = new Map<string, TripInstance>();
+  readonly instanceRevs = new Map<string, number>();
   private seq = 0;
 
   constructor(private readonly clock: () => number = Date.now) {}
@@ -139,6 +147,62 @@ export class MemoryPipelineStore implements PipelineStore {
   }
 
   async saveTripInstances(instances: readonly TripInstance[]): Promise<void> {
-    for (const i of instances) this.instances.set(i.id, i);
+    for (const i of instances) {
+      this.instances.set(i.id, i);
+      this.instanceRevs.set(i.id, (this.instanceRevs.get(i.id) ?? -1) + 1);
+    }
+  }
+
+  async createTripInstances(instances: readonly TripInstance[]): Promise<void> {
+    for (const i of instances) {
+      if (this.instances.has(i.id)) continue;
+      this.instances.set(i.id, i);
+      this.instanceRevs.set(i.id, 0);
+    }
+  }
+
+  private stored(i: TripInstance): StoredTripInstance {
+    return { instance: i, rev: this.instanceRevs.get(i.id) ?? 0 };
+  }
+
+  async tripInstancesSince(companyUuid: string, sinceMs: number): Promise<StoredTripInstance[]> {
+    return [...this.instances.values()]
+      .filter((i) => i.companyId === companyUuid && i.plannedStart >= sinceMs)
+      .map((i) => this.stored(i));
+  }
+
+  async openVehicleTripInstances(vehicleUuid: string): Promise<StoredTripInstance[]> {
+    return [...this.instances.values()]
+      .filter((i) => i.vehicleId === vehicleUuid && OPEN_STATUSES.includes(i.status))
+      .map((i) => this.stored(i));
+  }
+
+  async openTripVehicles(companyUuid: string): Promise<string[]> {
+    const out = new Set<string>();
+    for (const i of this.instances.values())
+      if (i.companyId === companyUuid && i.vehicleId && OPEN_STATUSES.includes(i.status))
+        out.add(i.vehicleId);
+    return [...out];
+  }
+
+  async updateTripInstance(instance: TripInstance, rev: number): Promise<boolean> {
+    if ((this.instanceRevs.get(instance.id) ?? 0) !== rev) return false;
+    this.instances.set(instance.id, instance);
+    this.instanceRevs.set(instance.id, rev + 1);
+    return true;
+  }
+
+  async firedClockAlerts(companyUuid: string): Promise<string[]> {
+    const prefix = `${companyUuid}:`;
+    return [
+      ...new Set(
+        this.notifications
+          .filter((n) => CLOCK_ALERT_TYPES.includes(n.type) && n.dedupeKey.startsWith(prefix))
+          .map((n) => n.dedupeKey.slice(prefix.length)),
+      ),
+    ];
   }
 }
+
+const OPEN_STATUSES: readonly string[] = ['pending', 'delayed', 'started'];
+const CLOCK_ALERT_TYPES: readonly string[] = ['device_offline', 'vehicle_inactive', 'document_expiry'];

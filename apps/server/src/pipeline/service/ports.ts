@@ -76,6 +76,12 @@ export interface NotificationInput {
   readonly message: string;
 }
 
+/** A scheduled-trip instance as stored, with its revision (bumped by every write). */
+export interface StoredTripInstance {
+  readonly instance: TripInstance;
+  readonly rev: number;
+}
+
 export interface PipelineStore {
   companySetup(companyUuid: string): Promise<CompanySetup>;
   /** Records of a device with device time in [from, to), valid and invalid (invalid ones come back `ignored`). */
@@ -105,4 +111,26 @@ export interface PipelineStore {
   expiringDocuments(companyUuid: string): Promise<ExpiringDocument[]>;
   scheduledTrips(companyUuid: string): Promise<ScheduledTripDef[]>;
   saveTripInstances(instances: readonly TripInstance[]): Promise<void>;
+  /**
+   * Scheduled-trip instances are shared by every node (the clock-work leader moves them on time, the
+   * worker owning the vehicle's partition on positions), so the stored row is their only state:
+   * `createTripInstances` stores instances not stored yet and leaves a stored one as it is (revision 0).
+   */
+  createTripInstances(instances: readonly TripInstance[]): Promise<void>;
+  /** Stored instances of the company planned to start at or after `sinceMs` (any status). */
+  tripInstancesSince(companyUuid: string, sinceMs: number): Promise<StoredTripInstance[]>;
+  /** Open (pending, delayed, started) stored instances of a vehicle. */
+  openVehicleTripInstances(vehicleUuid: string): Promise<StoredTripInstance[]>;
+  /** Vehicles of the company with an open stored instance. */
+  openTripVehicles(companyUuid: string): Promise<string[]>;
+  /**
+   * Writes the instance if its stored revision is still `rev` (it becomes `rev + 1`); false when
+   * another node wrote it first (the caller reloads and applies its change again).
+   */
+  updateTripInstance(instance: TripInstance, rev: number): Promise<boolean>;
+  /**
+   * Dedupe keys of the clock-driven alerts (offline, inactive, document expiry) already notified in
+   * the company, without the company prefix: a node taking over the clock work starts from them.
+   */
+  firedClockAlerts(companyUuid: string): Promise<string[]>;
 }

@@ -63,6 +63,8 @@ interface CompanyRuntime {
   readonly geofences: GeofenceTracker;
   readonly fenceNames: Map<string, { nameEn: string; nameAr?: string }>;
   readonly vehicles: Map<string, VehicleContext>;
+  /** Vehicles with an open stored scheduled-trip instance (when loaded; the leader adds the ones it creates). */
+  readonly tripVehicles: Set<string>;
 }
 
 interface DeviceRef {
@@ -114,8 +116,11 @@ export class PipelineService {
     string,
     { companyUuid: string; vehicleUuid: string; deviceUuid: string; days: Set<string> }
   >();
+  /** Last known scheduled-trip instances (a view: the stored rows are the state, see tick()). */
   private readonly instances = new Map<string, TripInstance>();
   private readonly instanceDates = new Set<string>();
+  /** Clock-lease epoch of the last tick per company (a new epoch = this node just took over). */
+  private readonly clockEpochs = new Map<string, number>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -148,31 +153,44 @@ export class PipelineService {
     };
   }
 
-  /** Drops the cached rules, geofences and vehicles of a company (after an admin edit). */
+  /**
+   * Drops the cached rules, geofences and vehicles of a company (after an admin edit). Per-vehicle
+   * engine state and the fired clock alerts carry over: the new runtime is handed out only once it
+   * holds them, so a batch or a tick never sees a runtime without them.
+   */
   reloadCompany(companyUuid: string): void {
     const old = this.companies.get(companyUuid);
     this.companies.delete(companyUuid);
-    if (old) {
-      // Keep per-vehicle state across reloads.
-      void old.then(async (rt) => {
-        const next = await this.company(companyUuid);
-        next.alerts.restore(rt.alerts.snapshot());
-        next.geofences.restore(rt.geofences.snapshot());
-      });
-    }
+    if (!old) return;
+    const next = this.company(companyUuid).then(async (rt) => {
+      const prev = await old.catch(() => null);
+      if (prev) {
+        rt.alerts.restore(prev.alerts.snapshot());
+        rt.geofences.restore(prev.geofences.snapshot());
+      }
+      return rt;
+    });
+    next.catch(() => this.companies.delete(companyUuid));
+    this.companies.set(companyUuid, next);
   }
 
   private company(companyUuid: string): Promise<CompanyRuntime> {
     let rt = this.companies.get(companyUuid);
     if (!rt) {
-      rt = this.store.companySetup(companyUuid).then((setup) => ({
-        alerts: new AlertEngine(companyUuid, setup.rules, this.tz),
-        geofences: new GeofenceTracker(setup.geofences),
-        fenceNames: new Map(
-          setup.geofences.map((g) => [g.id, { nameEn: g.nameEn, ...(g.nameAr ? { nameAr: g.nameAr } : {}) }]),
-        ),
-        vehicles: new Map(setup.vehicles.map((v) => [v.vehicleId, v])),
-      }));
+      rt = Promise.all([this.store.companySetup(companyUuid), this.store.openTripVehicles(companyUuid)]).then(
+        ([setup, tripVehicles]) => ({
+          alerts: new AlertEngine(companyUuid, setup.rules, this.tz),
+          geofences: new GeofenceTracker(setup.geofences),
+          fenceNames: new Map(
+            setup.geofences.map((g) => [
+              g.id,
+              { nameEn: g.nameEn, ...(g.nameAr ? { nameAr: g.nameAr } : {}) },
+            ]),
+          ),
+          vehicles: new Map(setup.vehicles.map((v) => [v.vehicleId, v])),
+          tripVehicles: new Set(tripVehicles),
+        }),
+      );
       rt.catch(() => this.companies.delete(companyUuid));
       this.companies.set(companyUuid, rt);
     }
@@ -195,6 +213,7 @@ export class PipelineService {
     const alerts: AlertRecord[] = [];
     const geofenceEvents = [];
     const crossings = [];
+    const accepted: PositionRecord[] = [];
     const vehicleUuid = msg.vehicleUuid;
     const ctx: VehicleContext | undefined = vehicleUuid
       ? (rt.vehicles.get(vehicleUuid) ?? { vehicleId: vehicleUuid })
@@ -223,8 +242,9 @@ export class PipelineService {
       crossings.push(...cross);
       for (const c of cross) alerts.push(...rt.alerts.onSalikCrossing(ctx, c));
       alerts.push(...rt.alerts.onPosition(ctx, r0));
-      alerts.push(...(await this.advanceInstances(rt, ctx, r0)));
+      accepted.push(r0);
     }
+    if (ctx && accepted.length) alerts.push(...(await this.advanceInstances(rt, ctx, accepted)));
     if (geofenceEvents.length) await this.store.insertGeofenceEvents(msg.companyUuid, geofenceEvents);
     if (crossings.length) await this.store.insertSalikEvents(msg.companyUuid, crossings);
     const notifications = await this.notify(msg.companyUuid, alerts);
@@ -254,22 +274,44 @@ export class PipelineService {
     });
   }
 
+  /**
+   * Applies a batch of accepted positions to the vehicle's open scheduled-trip instances. The stored
+   * row is the instance's state (the clock-work leader changes it too, on another node perhaps): it
+   * is read, advanced and written compare-and-set; only a write that wins emits the events' alerts,
+   * and a lost race reads the row again and applies the positions to what the other node wrote.
+   */
   private async advanceInstances(
     rt: CompanyRuntime,
     ctx: VehicleContext,
-    r: PositionRecord,
+    records: readonly PositionRecord[],
   ): Promise<AlertRecord[]> {
+    if (!rt.tripVehicles.has(ctx.vehicleId)) return [];
+    const cfg = { ...defaultScheduleConfig, timeZone: this.tz };
     const out: AlertRecord[] = [];
-    const changed: TripInstance[] = [];
-    for (const [id, inst] of this.instances) {
-      if (inst.vehicleId !== ctx.vehicleId) continue;
-      const a = applyPosition(inst, r, { ...defaultScheduleConfig, timeZone: this.tz });
-      if (a.instance === inst) continue;
-      this.instances.set(id, a.instance);
-      changed.push(a.instance);
-      out.push(...this.tripEventAlerts(rt, ctx, a.instance, a.events));
+    let retry: Set<string> | null = null;
+    for (let attempt = 0; attempt < 5 && (retry === null || retry.size > 0); attempt++) {
+      const stored = await this.store.openVehicleTripInstances(ctx.vehicleId);
+      const again = new Set<string>();
+      for (const { instance, rev } of stored) {
+        if (retry && !retry.has(instance.id)) continue;
+        let cur = instance;
+        const events: TripInstanceEvent[] = [];
+        for (const r of records) {
+          const a = applyPosition(cur, r, cfg);
+          cur = a.instance;
+          events.push(...a.events);
+        }
+        if (cur === instance) {
+          this.instances.set(instance.id, instance);
+          continue;
+        }
+        if (await this.store.updateTripInstance(cur, rev)) {
+          this.instances.set(cur.id, cur);
+          out.push(...this.tripEventAlerts(rt, ctx, cur, events));
+        } else again.add(instance.id);
+      }
+      retry = again;
     }
-    if (changed.length) await this.store.saveTripInstances(changed);
     return out;
   }
 
@@ -416,11 +458,18 @@ export class PipelineService {
   /**
    * Clock work for one company (call every minute): offline / inactive alerts, scheduled trip instances
    * of today (generated on first sight of a date) and their time-driven transitions, document expiry.
+   * `clockEpoch` changes when this node (re)gains the clock-work lease (cluster/lease.ts).
    */
-  async tick(companyUuid: string): Promise<{ alerts: AlertRecord[]; notifications: number }> {
+  async tick(companyUuid: string, clockEpoch = 0): Promise<{ alerts: AlertRecord[]; notifications: number }> {
     const now = this.now();
     const rt = await this.company(companyUuid);
     const alerts: AlertRecord[] = [];
+    if (this.clockEpochs.get(companyUuid) !== clockEpoch) {
+      // First clock work of this node for the company, or it just took the clock lease over: what
+      // the previous holder fired is in the stored notifications, not in this node's memory.
+      rt.alerts.markFired(await this.store.firedClockAlerts(companyUuid));
+      this.clockEpochs.set(companyUuid, clockEpoch);
+    }
     const seen = await this.store.lastSeen(companyUuid);
     alerts.push(
       ...rt.alerts.onTick(
@@ -439,21 +488,24 @@ export class PipelineService {
         ...defaultScheduleConfig,
         timeZone: this.tz,
       });
-      for (const inst of created) if (!this.instances.has(inst.id)) this.instances.set(inst.id, inst);
-      if (created.length) await this.store.saveTripInstances(created);
+      // Stored once, by whichever node gets there first; a stored instance is left as it is.
+      if (created.length) await this.store.createTripInstances(created);
+      for (const inst of created) if (inst.vehicleId) rt.tripVehicles.add(inst.vehicleId);
       alerts.push(...rt.alerts.onDocuments(now, await this.store.expiringDocuments(companyUuid)));
     }
-    const changed: TripInstance[] = [];
-    for (const [id, inst] of this.instances) {
-      if (inst.companyId !== companyUuid) continue;
-      const t = applyTick(inst, now, { ...defaultScheduleConfig, timeZone: this.tz });
-      if (t.instance === inst) continue;
-      this.instances.set(id, t.instance);
-      changed.push(t.instance);
-      const ctx = inst.vehicleId ? rt.vehicles.get(inst.vehicleId) : undefined;
+    // The stored instances are the state (positions move them on whichever worker owns the vehicle,
+    // and another node may have held the clock lease before): read, advance on time, write
+    // compare-and-set; a lost race is simply applied again on the next tick.
+    const cfg = { ...defaultScheduleConfig, timeZone: this.tz };
+    for (const { instance, rev } of await this.store.tripInstancesSince(companyUuid, now - 2 * 86_400_000)) {
+      this.instances.set(instance.id, instance);
+      const t = applyTick(instance, now, cfg);
+      if (t.instance === instance) continue;
+      if (!(await this.store.updateTripInstance(t.instance, rev))) continue;
+      this.instances.set(instance.id, t.instance);
+      const ctx = instance.vehicleId ? rt.vehicles.get(instance.vehicleId) : undefined;
       alerts.push(...this.tripEventAlerts(rt, ctx, t.instance, t.events));
     }
-    if (changed.length) await this.store.saveTripInstances(changed);
     const notifications = await this.notify(companyUuid, alerts);
     return { alerts, notifications };
   }

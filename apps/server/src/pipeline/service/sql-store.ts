@@ -10,7 +10,14 @@ import { nameUuid } from '../salik/api-gates';
 import type { SalikCrossing } from '../salik/detector';
 import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
 import type { TripDetection } from '../trips/trips';
-import type { CompanySetup, NotificationInput, NotificationOut, PipelineStore, Recipient } from './ports';
+import type {
+  CompanySetup,
+  NotificationInput,
+  NotificationOut,
+  PipelineStore,
+  Recipient,
+  StoredTripInstance,
+} from './ports';
 
 /**
  * PipelineStore over the server's PostgreSQL schema (PGlite or pg: same SQL).
@@ -555,16 +562,10 @@ export class SqlPipelineStore implements PipelineStore {
 
   async saveTripInstances(instances: readonly TripInstance[]): Promise<void> {
     for (const i of instances) {
-      const data = JSON.stringify({
-        instance_id: i.id,
-        leg: i.leg,
-        date: i.date,
-        late: i.late,
-        incomplete: i.incomplete,
-        reached: i.reached,
-      });
+      const data = SqlPipelineStore.instanceData(i, 0);
       const updated = await this.db.query<{ id: number }>(
-        `UPDATE trips SET status = $2, end_at = $3::timestamptz, data = data || $4::jsonb, updated_at = now()
+        `UPDATE trips SET status = $2, end_at = $3::timestamptz, updated_at = now(),
+           data = data || $4::jsonb || jsonb_build_object('rev', coalesce((data->>'rev')::int, 0) + 1)
          WHERE data->>'instance_id' = $1 AND status IN ('pending', 'delayed', 'started') RETURNING id`,
         [i.id, i.status, i.endedAt ? new Date(i.endedAt).toISOString() : null, data],
       );
@@ -575,17 +576,129 @@ export class SqlPipelineStore implements PipelineStore {
          SELECT t.company_id, t.sub_company_id, t.branch_id, t.school_id, t.name, $2, t.vehicle_id, t.driver_id, t.id,
                 $3::timestamptz, $4::timestamptz, $5::jsonb
          FROM scheduled_trips t WHERE t.uuid = $1
-           AND NOT EXISTS (SELECT 1 FROM trips x WHERE x.data->>'instance_id' = $6)`,
+         ON CONFLICT ((data->>'instance_id')) WHERE data ? 'instance_id' DO NOTHING`,
         [
           i.tripId,
           i.status,
           new Date(i.plannedStart).toISOString(),
           i.endedAt ? new Date(i.endedAt).toISOString() : null,
           data,
-          i.id,
         ],
       );
     }
+  }
+
+  /** The columns and data fields of a stored instance (the full instance is kept in `data.instance`). */
+  private static instanceData(i: TripInstance, rev: number): string {
+    return JSON.stringify({
+      instance_id: i.id,
+      leg: i.leg,
+      date: i.date,
+      late: i.late,
+      incomplete: i.incomplete,
+      reached: i.reached,
+      instance: i,
+      rev,
+    });
+  }
+
+  async createTripInstances(instances: readonly TripInstance[]): Promise<void> {
+    for (const i of instances) {
+      // A row of an older version (no `data.instance`) gets the instance, with its stored status.
+      const upgraded = await this.db.query<{ id: number }>(
+        `UPDATE trips SET data = data || jsonb_build_object('rev', 0, 'instance', $2::jsonb || jsonb_build_object(
+             'status', status, 'late', coalesce((data->>'late')::boolean, false),
+             'incomplete', coalesce((data->>'incomplete')::boolean, false),
+             'reached', coalesce(data->'reached', '{}'::jsonb)))
+         WHERE data->>'instance_id' = $1 AND NOT data ? 'instance' RETURNING id`,
+        [i.id, JSON.stringify(i)],
+      );
+      if (upgraded.length) continue;
+      // The unique index on data->>'instance_id' (migration 0011) makes a concurrent second insert a no-op.
+      await this.db.query(
+        `INSERT INTO trips (company_id, sub_company_id, branch_id, school_id, name, status, vehicle_id, driver_id,
+           scheduled_trip_id, start_at, end_at, data)
+         SELECT t.company_id, t.sub_company_id, t.branch_id, t.school_id, t.name, $2, t.vehicle_id, t.driver_id, t.id,
+                $3::timestamptz, $4::timestamptz, $5::jsonb
+         FROM scheduled_trips t WHERE t.uuid = $1
+         ON CONFLICT ((data->>'instance_id')) WHERE data ? 'instance_id' DO NOTHING`,
+        [
+          i.tripId,
+          i.status,
+          new Date(i.plannedStart).toISOString(),
+          i.endedAt ? new Date(i.endedAt).toISOString() : null,
+          SqlPipelineStore.instanceData(i, 0),
+        ],
+      );
+    }
+  }
+
+  private static storedInstances(
+    rows: { instance: TripInstance | string; rev: number }[],
+  ): StoredTripInstance[] {
+    return rows.map((r) => ({
+      instance: typeof r.instance === 'string' ? (JSON.parse(r.instance) as TripInstance) : r.instance,
+      rev: r.rev,
+    }));
+  }
+
+  async tripInstancesSince(companyUuid: string, sinceMs: number): Promise<StoredTripInstance[]> {
+    const rows = await this.db.query<{ instance: TripInstance; rev: number }>(
+      `SELECT t.data->'instance' AS instance, coalesce((t.data->>'rev')::int, 0) AS rev
+       FROM trips t JOIN transport_companies c ON c.id = t.company_id
+       WHERE c.uuid = $1 AND t.data ? 'instance' AND t.start_at >= to_timestamp($2 / 1000.0)
+       ORDER BY t.start_at, t.id`,
+      [companyUuid, sinceMs],
+    );
+    return SqlPipelineStore.storedInstances(rows);
+  }
+
+  async openVehicleTripInstances(vehicleUuid: string): Promise<StoredTripInstance[]> {
+    const rows = await this.db.query<{ instance: TripInstance; rev: number }>(
+      `SELECT t.data->'instance' AS instance, coalesce((t.data->>'rev')::int, 0) AS rev
+       FROM trips t JOIN vehicles v ON v.id = t.vehicle_id
+       WHERE v.uuid = $1 AND t.status IN ('pending', 'delayed', 'started') AND t.data ? 'instance'
+       ORDER BY t.start_at, t.id`,
+      [vehicleUuid],
+    );
+    return SqlPipelineStore.storedInstances(rows);
+  }
+
+  async openTripVehicles(companyUuid: string): Promise<string[]> {
+    const rows = await this.db.query<{ uuid: string }>(
+      `SELECT DISTINCT v.uuid FROM trips t JOIN vehicles v ON v.id = t.vehicle_id
+       JOIN transport_companies c ON c.id = t.company_id
+       WHERE c.uuid = $1 AND t.status IN ('pending', 'delayed', 'started') AND t.data ? 'instance'`,
+      [companyUuid],
+    );
+    return rows.map((r) => r.uuid);
+  }
+
+  async updateTripInstance(i: TripInstance, rev: number): Promise<boolean> {
+    const rows = await this.db.query<{ id: number }>(
+      `UPDATE trips SET status = $2, end_at = $3::timestamptz, data = data || $4::jsonb, updated_at = now()
+       WHERE data->>'instance_id' = $1 AND coalesce((data->>'rev')::int, 0) = $5 RETURNING id`,
+      [
+        i.id,
+        i.status,
+        i.endedAt ? new Date(i.endedAt).toISOString() : null,
+        SqlPipelineStore.instanceData(i, rev + 1),
+        rev,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  async firedClockAlerts(companyUuid: string): Promise<string[]> {
+    const rows = await this.db.query<{ key: string }>(
+      `SELECT DISTINCT n.data->>'dedupe_key' AS key
+       FROM notifications n JOIN transport_companies c ON c.id = n.company_id
+       WHERE c.uuid = $1 AND n.type IN ('device_offline', 'vehicle_inactive', 'document_expiry')
+         AND n.data->>'dedupe_key' IS NOT NULL`,
+      [companyUuid],
+    );
+    const prefix = `${companyUuid}:`;
+    return rows.filter((r) => r.key.startsWith(prefix)).map((r) => r.key.slice(prefix.length));
   }
 
   private async vehicleId(uuid: string | null): Promise<number | null> {
