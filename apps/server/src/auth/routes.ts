@@ -14,6 +14,7 @@ import {
   verifyPassword,
 } from './crypto';
 import { bearerToken, sessionFromToken } from './session';
+import { connectAuthCacheBus } from './cache';
 import {
   ACCOUNT_LIMIT,
   ADDRESS_LIMIT,
@@ -178,6 +179,9 @@ export function registerAuthRoutes(app: FastifyInstance): void {
   const db = storage.db;
   const now = () => app.ctx.now();
   const publicUrl = (path: string) => `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}${path}`;
+  // Sessions and tenants are cached per database; other API nodes hear of auth writes on the bus.
+  const disconnectAuthCache = connectAuthCacheBus(db, app.ctx.bus);
+  app.addHook('onClose', async () => disconnectAuthCache());
 
   route(app, 'auth.login', async ({ req, body }) => {
     const at = now();

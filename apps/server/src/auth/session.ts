@@ -4,6 +4,7 @@ import { HttpError, unauthenticated } from '../http/errors';
 import { loadTenant, type AuthSession, type AuthUser, type Tenant } from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
 import { hashToken } from './crypto';
+import { authCacheOf, TOUCH_SESSION_SQL } from './cache';
 
 export interface Principal {
   user: AuthUser;
@@ -22,17 +23,44 @@ export function bearerToken(req: Pick<FastifyRequest, 'headers'>, query?: unknow
   return null;
 }
 
-/** Resolve a session token; null for missing, unknown, expired or revoked tokens. */
+/** A resolved session as cached: the principal plus what decides whether it is still valid. */
+interface CachedSession {
+  principal: Principal;
+  expiresAt: number;
+  lastUsedAt: number;
+}
+
+/**
+ * Resolve a session token; null for missing, unknown, expired or revoked tokens.
+ *
+ * Answers come from the database's auth cache when present (see auth/cache.ts: emptied by every
+ * write to sessions, users, memberships or companies, here and on the other nodes of a cluster),
+ * so most requests authenticate without a query. Unknown tokens are never cached.
+ */
 export async function sessionFromToken(
   db: Queryable,
   token: string | null,
   now: Date,
 ): Promise<Principal | null> {
   if (!token) return null;
+  const hash = hashToken(token);
+  const cache = authCacheOf(db);
+  const at = now.getTime();
+  const key = `s|${hash}`;
+  const hit = cache?.get<CachedSession>(key, at);
+  if (hit && hit.expiresAt > at) {
+    if (at - hit.lastUsedAt > 60_000) {
+      hit.lastUsedAt = at;
+      await db.query(TOUCH_SESSION_SQL, [hit.principal.session.id, now.toISOString()]);
+    }
+    return hit.principal;
+  }
+  const epoch = cache?.epoch ?? 0;
   const rows = await db.query<{
     session_id: number;
     company_id: number | null;
     last_used_at: Date;
+    expires_at: Date;
     id: number;
     uuid: string;
     email: string | null;
@@ -42,20 +70,22 @@ export async function sessionFromToken(
     is_super_admin: boolean;
     locale: string;
   }>(
-    `SELECT s.id AS session_id, s.company_id, s.last_used_at, u.id, u.uuid, u.email, u.phone, u.name, u.status,
-            u.is_super_admin, u.locale
+    `SELECT s.id AS session_id, s.company_id, s.last_used_at, s.expires_at, u.id, u.uuid, u.email, u.phone,
+            u.name, u.status, u.is_super_admin, u.locale
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
-    [hashToken(token), now.toISOString()],
+    [hash, now.toISOString()],
   );
   const r = rows[0];
   if (!r || r.status !== 'active') return null;
-  if (now.getTime() - new Date(r.last_used_at).getTime() > 60_000) {
-    await db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [r.session_id, now.toISOString()]);
+  let lastUsedAt = new Date(r.last_used_at).getTime();
+  if (at - lastUsedAt > 60_000) {
+    await db.query(TOUCH_SESSION_SQL, [r.session_id, now.toISOString()]);
+    lastUsedAt = at;
   }
-  return {
-    session: { id: r.session_id, companyId: r.company_id },
-    user: {
+  const principal: Principal = {
+    session: Object.freeze({ id: r.session_id, companyId: r.company_id }),
+    user: Object.freeze({
       id: r.id,
       uuid: r.uuid,
       email: r.email,
@@ -64,8 +94,11 @@ export async function sessionFromToken(
       status: r.status,
       isSuperAdmin: r.is_super_admin,
       locale: r.locale,
-    },
+    }),
   };
+  Object.freeze(principal);
+  cache?.set(key, { principal, expiresAt: new Date(r.expires_at).getTime(), lastUsedAt }, epoch, at);
+  return principal;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,6 +109,13 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  */
 export async function resolveTenant(db: Queryable, p: Principal, headerValue: unknown): Promise<Tenant> {
   let uuid = typeof headerValue === 'string' && headerValue.trim() ? headerValue.trim() : null;
+  // Cached per session and header (see sessionFromToken); refusals are not cached.
+  const cache = authCacheOf(db);
+  const at = Date.now();
+  const key = `t|${p.session.id}|${p.user.id}|${uuid ?? ''}`;
+  const hit = cache?.get<Tenant>(key, at);
+  if (hit) return hit;
+  const epoch = cache?.epoch ?? 0;
   if (!uuid) {
     const rows = await db.query<{ uuid: string }>(
       p.session.companyId
@@ -89,6 +129,10 @@ export async function resolveTenant(db: Queryable, p: Principal, headerValue: un
   if (!UUID_RE.test(uuid)) throw new HttpError(403, 'transport.forbidden');
   const tenant = await loadTenant(db, p.user, uuid.toLowerCase(), effectivePermissions);
   if (!tenant) throw new HttpError(403, 'transport.forbidden');
+  Object.freeze(tenant.permissions);
+  Object.freeze(tenant.features);
+  if (tenant.scope) Object.freeze(tenant.scope);
+  cache?.set(key, Object.freeze(tenant), epoch, at);
   return tenant;
 }
 

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import * as schema from './schema';
+import { withWriteWatch, type WriteWatch } from './write-watch';
 
 /** Anything that runs parameterised SQL and returns rows (the database or a transaction). */
 export interface Queryable {
@@ -21,7 +22,7 @@ export type Drizzle = PgDatabase<PgQueryResultHKT, typeof schema>;
  * or node-postgres. Both return int8 as JS numbers (ids stay far below 2^53), timestamptz as Date,
  * jsonb parsed; sessions run in UTC.
  */
-export interface Database extends Queryable {
+export interface Database extends Queryable, WriteWatch {
   readonly driver: 'pglite' | 'pg';
   readonly schema: string;
   readonly drizzle: Drizzle;
@@ -49,9 +50,11 @@ const NUMERIC = 1700;
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const schemaName = opts.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error(`bad schema name ${schemaName}`);
-  return opts.url
-    ? openPg(opts.url, schemaName, opts.poolSize ?? 10)
-    : openPglite(opts.dataDir, schemaName, opts.pgliteSharedBuffers);
+  return withWriteWatch(
+    opts.url
+      ? await openPg(opts.url, schemaName, opts.poolSize ?? 10)
+      : await openPglite(opts.dataDir, schemaName, opts.pgliteSharedBuffers),
+  );
 }
 
 /**
@@ -85,7 +88,7 @@ async function openPglite(
   dataDir: string | undefined,
   schemaName: string,
   sharedBuffers?: string,
-): Promise<Database> {
+): Promise<Omit<Database, keyof WriteWatch>> {
   let dir: string | undefined;
   if (dataDir) {
     dir = resolve(dataDir);
@@ -127,7 +130,11 @@ async function openPglite(
   };
 }
 
-async function openPg(url: string, schemaName: string, max: number): Promise<Database> {
+async function openPg(
+  url: string,
+  schemaName: string,
+  max: number,
+): Promise<Omit<Database, keyof WriteWatch>> {
   const types = {
     getTypeParser: (oid: number, format?: string) => {
       if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
