@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { pageReady, signIn, switchLanguage } from './helpers';
+import { signIn, switchLanguage } from './helpers';
 
 /**
  * Report exports end to end against the real server: the fuel report's Export control starts a CSV job,
@@ -21,7 +21,9 @@ const headers = {
 
 async function exportCsv(page: Page, formatName: string): Promise<Buffer> {
   await page.goto('/dashboard/reports/fuel');
-  await pageReady(page);
+  // The fuel report reads a week of rollups while the simulator writes: on a loaded machine the first
+  // answer can take longer than the config's 15 s expect time-out.
+  await expect(page.locator('html')).toHaveAttribute('data-page-ready', 'true', { timeout: 60_000 });
   await expect(page.getByTestId('report-fuel')).toBeVisible();
   const control = page.getByTestId('report-export');
   await control.locator('#report-export-format').click();
