@@ -125,7 +125,17 @@ export function registerFileRoutes(app: FastifyInstance): void {
     { permission: 'files.create', bodyLimit: limit + 64 * 1024 },
   );
 
-  // GET /v1/file/:kind/:name: Authorization header or ?token= (media_app_token, for <img> tags).
+  /*
+   * GET /v1/file/:kind/:name: Authorization header or ?token= (media_app_token, for <img> tags, which
+   * cannot send X-Transport-Uuid). Who may read what:
+   * - avatars, images, documents: members of the owning company (any role: the files are not tied
+   *   to a branch or school record), and super admins;
+   * - exports (report files): only the user who asked for the report, while still a member of the
+   *   company (or a super admin) — like GET /v1/reports/exports/:uuid, which shows the job to its
+   *   owner only. Other users of the same company, super admins included, get the same 404 as
+   *   another company or a name that does not exist.
+   * A file without an owning company (the server never writes one) is served to super admins only.
+   */
   app.get('/v1/file/:kind/:name', async (req, reply) => {
     const params = parseOr422(fileParamsSchema, req.params);
     const query = parseOr422(fileQuerySchema, req.query ?? {});
@@ -139,7 +149,8 @@ export function registerFileRoutes(app: FastifyInstance): void {
     }>(
       `SELECT f.content, f.content_type, f.size, f.sha256 FROM files f
        WHERE f.kind = $1 AND f.name = $2
-         AND (f.company_id IS NULL OR $4 OR f.company_id IN (SELECT company_id FROM memberships WHERE user_id = $3))`,
+         AND ($4 OR f.company_id IN (SELECT company_id FROM memberships WHERE user_id = $3))
+         AND (f.kind <> 'exports' OR f.created_by = $3)`,
       [params.kind, params.name, principal.user.id, principal.user.isSuperAdmin],
     );
     const f = rows[0];
