@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { openStorage } from '../storage/storage';
 import { NatsBus } from '../realtime/nats-bus';
 import { nodeEnv, seedFleet, SimDevice, SimWsClient, spawnNode, type NodeProcess } from './harness';
@@ -18,6 +19,8 @@ import { nodeEnv, seedFleet, SimDevice, SimWsClient, spawnNode, type NodeProcess
  * records, one per message as devices reporting every few seconds produce them) is put on JetStream
  * first, then 2 workers are started and the time they take to store all of it is measured: the
  * records/s two workers sustain, without the load generator and gateways competing for the cores.
+ * `--profile <dir>` writes a V8 CPU profile of each worker there (cpu-profile-hook.mjs; the workers
+ * are stopped with SIGTERM so the profile is written) for a look at the worker's store path.
  */
 const args = process.argv.slice(2);
 const num = (name: string, def: number) => {
@@ -311,10 +314,16 @@ async function drain(): Promise<void> {
     console.log(`  backlog of ${RECORDS} messages published in ${publishS.toFixed(1)} s`);
     const count = async () =>
       (await storage.db.query<{ n: number }>('SELECT count(*)::int AS n FROM locations'))[0]!.n;
+    const pi = args.indexOf('--profile');
+    const profileDir = pi >= 0 ? args[pi + 1] : undefined;
+    const hook = fileURLToPath(new URL('./cpu-profile-hook.mjs', import.meta.url));
+    const extra: Record<string, string> = profileDir
+      ? { NODE_OPTIONS: `--import=${hook}`, FLEET_CPU_PROFILE_DIR: profileDir }
+      : {};
     nodes.push(
       ...(await Promise.all([
-        spawnNode('worker-1', nodeEnv(base, 'worker')),
-        spawnNode('worker-2', nodeEnv(base, 'worker')),
+        spawnNode('worker-1', nodeEnv(base, 'worker', extra)),
+        spawnNode('worker-2', nodeEnv(base, 'worker', extra)),
       ])),
     );
     const load0 = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -363,7 +372,9 @@ async function drain(): Promise<void> {
     console.log(`  load average ${load.join(' ')} (at start ${load0.join(' ')}), 2 cores shared`);
     console.log(JSON.stringify(figures));
   } finally {
-    await Promise.all(nodes.map((n) => n.kill('SIGKILL')));
+    // With --profile the workers stop cleanly (SIGTERM), which is when V8 writes the profile.
+    const signal = args.includes('--profile') ? 'SIGTERM' : 'SIGKILL';
+    await Promise.all(nodes.map((n) => n.kill(signal)));
     for (const s of Object.values(bus.streamNames)) await bus.jsm.streams.delete(s).catch(() => undefined);
     await bus.close();
     await storage.db.exec(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);

@@ -41,8 +41,57 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 
+/**
+ * Wall-clock parts of an instant. `formatToParts` costs microseconds per call and the trips,
+ * rollups and dirty-day bookkeeping call this for every record, so the zone's UTC offset is cached
+ * per 15-minute bucket of UTC time: a bucket whose first and last second have the same offset has
+ * no transition inside (offsets only change at transitions, and the zone database puts at most one
+ * in 15 minutes), so every instant in it has that offset and its parts are plain UTC arithmetic.
+ * A bucket holding a transition is not cached (the slow path answers).
+ */
+const BUCKET_MS = 15 * 60_000;
+const offsetCache = new Map<string, Map<number, number | null>>();
+
+function offsetOf(epochMs: number, timeZone: string): number {
+  const p = formatParts(epochMs, timeZone);
+  const asUtc = new Date(0);
+  asUtc.setUTCFullYear(p.year, p.month - 1, p.day);
+  asUtc.setUTCHours(p.hour, p.minute, p.second, 0);
+  return asUtc.getTime() - Math.floor(epochMs / 1000) * 1000;
+}
+
 export function zonedParts(epochMs: number, timeZone: string): ZonedParts {
   if (!Number.isFinite(epochMs)) throw new RangeError(`Invalid time: ${epochMs}`);
+  let zone = offsetCache.get(timeZone);
+  if (!zone) {
+    formatter(timeZone); // throws on an unknown zone before anything is cached
+    zone = new Map();
+    offsetCache.set(timeZone, zone);
+  }
+  const bucket = Math.floor(epochMs / BUCKET_MS);
+  let offset = zone.get(bucket);
+  if (offset === undefined) {
+    const first = offsetOf(bucket * BUCKET_MS, timeZone);
+    const last = offsetOf((bucket + 1) * BUCKET_MS - 1000, timeZone);
+    offset = first === last ? first : null;
+    if (zone.size >= 100_000) zone.clear();
+    zone.set(bucket, offset);
+  }
+  if (offset === null) return formatParts(epochMs, timeZone);
+  const d = new Date(epochMs + offset);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    weekday: d.getUTCDay(),
+  };
+}
+
+/** The slow, exact path: Intl's own answer. */
+function formatParts(epochMs: number, timeZone: string): ZonedParts {
   const parts = formatter(timeZone).formatToParts(new Date(epochMs));
   let year = 0;
   let month = 0;
