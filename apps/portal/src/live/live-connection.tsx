@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { LiveVehiclesResponse, Notification } from '@fleet/api-client';
@@ -14,7 +14,8 @@ import { useServices, useSession } from '../state/app-context';
 import { useCoreText } from '../i18n/core-text';
 import { applyLiveUpdates, type LiveUpdate } from './merge';
 import { RealtimeContext } from './realtime-context';
-import { liveVehiclesKey, useLiveVehicles } from './use-live-vehicles';
+import { UpdateBatcher } from './update-batcher';
+import { liveVehiclesKey, useLiveVehicleIds } from './use-live-vehicles';
 import { unreadKey } from './use-notifications';
 
 const LOCATION_EVENTS = ['device-location', 'generic-device-location'] as const;
@@ -29,14 +30,13 @@ interface Emergency {
 
 /**
  * The real-time connection of spec §4, started when a company is selected: merges live locations into
- * the cached vehicles (batched once per frame), raises the emergency alert dialog, shows live
+ * the cached vehicles (batched per burst of updates), raises the emergency alert dialog, shows live
  * notifications as a toast and bumps the unread badge. Pages reach the client through context
  * (command responses).
  */
 export function LiveConnection({ children }: { children?: ReactNode }) {
   const { queryClient, toasts, storage } = useServices();
   const { company, user } = useSession();
-  const live = useLiveVehicles();
   const [emergency, setEmergency] = useState<Emergency | null>(null);
   const token = storage.getItem(storageKeys.accessToken);
   const companyUuid = company?.uuid;
@@ -61,29 +61,23 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
     return () => client.close();
   }, [client]);
 
-  // Batch location updates: many per second become one cache write per animation frame.
-  const pending = useRef(new Map<string, LiveUpdate>());
-  const frame = useRef<number | null>(null);
-
-  // Subscriptions follow the set of vehicles, not their positions (which change every frame).
-  const idsKey = live.data?.data.map((v) => v.uuid).join(',') ?? '';
+  // Subscriptions follow the set of vehicles, not their positions: this component re-renders when a
+  // vehicle is added or removed, not on every live update.
+  const idsKey = useLiveVehicleIds();
   const vehicleIds = useMemo(() => (idsKey ? idsKey.split(',') : []), [idsKey]);
 
   useEffect(() => {
     if (!client || vehicleIds.length === 0) return;
     const key = liveVehiclesKey(companyUuid);
-    const flush = () => {
-      frame.current = null;
-      const batch = pending.current;
-      pending.current = new Map();
-      queryClient.setQueryData<LiveVehiclesResponse>(key, (cache) => applyLiveUpdates(cache, batch));
-    };
+    // Location updates are applied per burst (see UpdateBatcher): one cache write, so one render of
+    // the map and list and one canvas paint, for the ~1,000 updates of a second.
+    const batcher = new UpdateBatcher((batch) =>
+      queryClient.setQueryData<LiveVehiclesResponse>(key, (cache) => applyLiveUpdates(cache, batch)),
+    );
     const onUpdate = (uuid: string) => (data: unknown) => {
       if (!data || typeof data !== 'object') return;
       const update = data as LiveUpdate;
-      const previous = pending.current.get(uuid);
-      pending.current.set(uuid, previous ? { ...previous, ...update } : update);
-      frame.current ??= requestAnimationFrame(flush);
+      batcher.push(uuid, update);
       if (shouldShowEmergencyAlert(update, company)) {
         const vehicle = queryClient
           .getQueryData<LiveVehiclesResponse>(key)
@@ -102,8 +96,7 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
     );
     return () => {
       for (const off of offs) off();
-      if (frame.current !== null) cancelAnimationFrame(frame.current);
-      frame.current = null;
+      batcher.dispose();
     };
   }, [client, vehicleIds, companyUuid, queryClient, company]);
 

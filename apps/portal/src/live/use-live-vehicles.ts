@@ -10,15 +10,36 @@ export function liveVehiclesKey(companyUuid: string | undefined) {
 }
 
 /** Every vehicle of the company with its latest location; live updates are merged into this cache. */
-export function useLiveVehicles() {
+function useLiveVehiclesOptions() {
   const { api } = useServices();
   const { company } = useSession();
-  return useQuery<LiveVehiclesResponse>({
+  return {
     queryKey: liveVehiclesKey(company?.uuid),
-    queryFn: ({ signal }) => api.request('vehicles.live', { query: { limit: LIVE_LIMIT }, signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.request('vehicles.live', { query: { limit: LIVE_LIMIT }, signal }),
     enabled: Boolean(company),
     staleTime: Infinity,
-    // Live updates replace one vehicle at a time; deep-comparing 1,000 vehicles per frame is wasted work.
+    // Live updates replace one vehicle at a time; deep-comparing 1,000 vehicles per batch is wasted work.
     structuralSharing: false,
+  };
+}
+
+export function useLiveVehicles() {
+  return useQuery<LiveVehiclesResponse>(useLiveVehiclesOptions());
+}
+
+/**
+ * The ids of the live vehicles as one string (comma-separated, in list order). Same query and cache,
+ * but the component only re-renders when the set of vehicles changes, not when they move.
+ */
+export function useLiveVehicleIds(): string {
+  const query = useQuery<LiveVehiclesResponse, Error, string>({
+    ...useLiveVehiclesOptions(),
+    select: selectIds,
   });
+  return query.data ?? '';
+}
+
+function selectIds(answer: LiveVehiclesResponse): string {
+  return answer.data.map((v) => v.uuid).join(',');
 }

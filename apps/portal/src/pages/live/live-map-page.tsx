@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { LiveVehicle } from '@fleet/api-client';
@@ -61,12 +61,26 @@ export default function LiveMapPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected, hasMarkers]);
 
-  const select = (id: string | null) => {
-    const next = new URLSearchParams(view.params);
-    if (id) next.set('vehicle', id);
-    else next.delete('vehicle');
-    view.setParams(next, { replace: true });
-  };
+  // Stable between live batches (they change the data, not the URL or the selection).
+  const { params, setParams } = view;
+  const select = useCallback(
+    (id: string | null) => {
+      const next = new URLSearchParams(params);
+      if (id) next.set('vehicle', id);
+      else next.delete('vehicle');
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
+  const byId = useMemo(() => new Map(view.vehicles.map((v) => [v.uuid, v])), [view.vehicles]);
+  const { now } = view;
+  const renderPopup = useCallback(
+    (marker: VehicleMarker) => {
+      const vehicle = byId.get(marker.id);
+      return vehicle ? <VehicleSummary vehicle={vehicle} now={now} compact /> : null;
+    },
+    [byId, now],
+  );
 
   return (
     <div className="flex h-[calc(100dvh-7rem)] flex-col gap-2" data-testid="live-map">
@@ -98,10 +112,7 @@ export default function LiveMapPage() {
               vehicles={markers}
               selectedId={selected}
               onSelect={select}
-              renderPopup={(marker) => {
-                const vehicle = view.vehicles.find((v) => v.uuid === marker.id);
-                return vehicle ? <VehicleSummary vehicle={vehicle} now={view.now} compact /> : null;
-              }}
+              renderPopup={renderPopup}
             />
           </MapView>
         </div>
