@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   if (seeded.seeded) log('Seeded the demo company "Demo Transport".');
 
   const running: RunningPlugin[] = [];
-  for (const part of ['gateway', 'pipeline', 'push']) {
+  for (const part of ['gateway', 'pipeline', 'push', 'maintenance']) {
     const file = join(here, part, 'plugin.ts');
     if (!existsSync(file)) continue;
     const mod = (await import(pathToFileURL(file).href)) as { start?: PluginStart };

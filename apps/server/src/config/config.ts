@@ -64,6 +64,11 @@ export const envSchema = z.object({
   PORTAL_DIST: z.string().optional(),
   /** Public URL used in e-mails (set-password / reset links). */
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Embedded database housekeeping (maintenance/maintenance.ts): how often vacuum and analyse run on
+   * PGlite, which has no autovacuum; 0 = never. Ignored on PostgreSQL.
+   */
+  MAINTENANCE_INTERVAL_MIN: z.coerce.number().int().min(0).max(1440).default(10),
   /** Device gateway, commands and demo simulator (see gateway/config.ts). */
   ...gatewayEnvShape,
   /** Pipeline time zone and clock (see pipeline/config.ts). */

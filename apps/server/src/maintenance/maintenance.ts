@@ -1,0 +1,105 @@
+import type { Database } from '../storage/db';
+
+/**
+ * Housekeeping of the embedded database.
+ *
+ * PostgreSQL's autovacuum daemon reclaims the space of updated and deleted rows and refreshes the
+ * planner's statistics. PGlite is a single-user PostgreSQL with no background workers, so in the
+ * embedded product nothing would ever do either: tables that are updated all day (devices' connection
+ * status, hourly rollups, sessions, notifications, command and export rows) would grow without bound,
+ * and the planner would keep the statistics of the day the data folder was created while `locations`
+ * grows by millions of rows. This job does autovacuum's work on a timer, with autovacuum's own
+ * thresholds (a table is vacuumed once its dead rows exceed 50 + 20 % of its live rows, analysed once
+ * its changes since the last analyse exceed 50 + 10 %), one table per statement so the single
+ * connection is never held for long. On PostgreSQL it does nothing: the server's autovacuum runs.
+ */
+export const VACUUM_BASE = 50;
+export const VACUUM_SCALE = 0.2;
+export const ANALYZE_BASE = 50;
+export const ANALYZE_SCALE = 0.1;
+
+export interface MaintenanceResult {
+  vacuumed: string[];
+  analyzed: string[];
+  ms: number;
+}
+
+interface TableStats {
+  schema: string;
+  name: string;
+  live: number;
+  dead: number;
+  changed: number;
+  never: boolean;
+}
+
+const quote = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
+
+/** One pass: vacuum and/or analyse every table of the current schema that is over a threshold. */
+export async function runMaintenance(db: Database): Promise<MaintenanceResult> {
+  const started = performance.now();
+  // Table counters reach the statistics views only when the backend flushes them; a single-user
+  // backend that is never idle long enough may not have, so ask for it (PostgreSQL 15 and later).
+  await db.query('SELECT pg_stat_force_next_flush()');
+  // The flush happens at the end of the statement above, so the stats are read in a new one.
+  // Counters start from zero when the data folder was not closed cleanly (PGlite writes them at
+  // shutdown), so a table that holds data but has never been analysed (reltuples -1) counts as due too.
+  const tables = await db.query<TableStats>(
+    `SELECT s.schemaname AS schema, s.relname AS name, s.n_live_tup::float8 AS live,
+            s.n_dead_tup::float8 AS dead, s.n_mod_since_analyze::float8 AS changed,
+            (c.reltuples < 0 AND pg_relation_size(c.oid) > 0) AS never
+     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+     WHERE s.schemaname = current_schema() ORDER BY s.relname`,
+  );
+  const vacuumed: string[] = [];
+  const analyzed: string[] = [];
+  for (const t of tables) {
+    const vacuum = t.dead > VACUUM_BASE + VACUUM_SCALE * t.live;
+    const analyze = t.never || t.changed > ANALYZE_BASE + ANALYZE_SCALE * t.live;
+    if (!vacuum && !analyze) continue;
+    const target = `${quote(t.schema)}.${quote(t.name)}`;
+    try {
+      await db.exec(vacuum ? `VACUUM (ANALYZE) ${target}` : `ANALYZE ${target}`);
+    } catch {
+      // A table dropped meanwhile (a retention partition): nothing to do.
+      continue;
+    }
+    if (vacuum) vacuumed.push(t.name);
+    analyzed.push(t.name);
+  }
+  return { vacuumed, analyzed, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * Runs {@link runMaintenance} every `intervalMs` on PGlite (first pass one interval after start, so
+ * start-up and the demo seed are not slowed). Returns the stop function; a pass in progress finishes.
+ */
+export function startMaintenance(
+  db: Database,
+  opts: { intervalMs: number; log?: (line: string) => void },
+): () => Promise<void> {
+  if (db.driver !== 'pglite' || opts.intervalMs <= 0) return async () => undefined;
+  const log = opts.log ?? (() => undefined);
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const r = await runMaintenance(db);
+        if (r.analyzed.length > 0)
+          log(
+            `maintenance: vacuumed ${r.vacuumed.length} and analysed ${r.analyzed.length} table(s) in ${r.ms} ms`,
+          );
+      } catch (err) {
+        log(`maintenance: failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  }, opts.intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
