@@ -29,7 +29,7 @@ import { computeDayRollups, defaultRollupOptions, withCounts } from '../pipeline
 import { SqlPipelineStore } from '../pipeline/service/sql-store';
 import { tripsForDay } from '../pipeline/trips/trips';
 import { registerReportRoutes } from './routes';
-import type { ExportRunner } from './exports/jobs';
+import { ExportRunner, MAX_ATTEMPTS, TAKEOVER_MS } from './exports/jobs';
 import { findFonts } from './exports/pdf';
 
 /**
@@ -373,9 +373,12 @@ describe('exports', () => {
     const query = db.query.bind(db);
     // Record the progress the runner writes (the job table is the only place progress lives).
     db.query = (async (sql: string, params?: unknown[]) => {
-      if (/UPDATE report_exports SET status = \$2, progress = \$3/.test(sql)) seen.push(Number(params![2]));
-      if (/status = 'completed', progress = 100/.test(sql)) seen.push(100);
-      return query(sql, params);
+      // The claim starts a run at 0, each step writes its progress; completion (100, in the transaction
+      // that stores the file) is read back from the job below.
+      if (/UPDATE report_exports SET progress = \$3/.test(sql)) seen.push(Number(params![2]));
+      const rows = await query(sql, params);
+      if (/SET status = 'running', progress = 0/.test(sql) && rows.length > 0) seen.push(0);
+      return rows;
     }) as typeof db.query;
     try {
       const kinds = [
@@ -408,6 +411,7 @@ describe('exports', () => {
           })
         ).json().data;
         expect(job.status, `${report}: ${job.error}`).toBe('completed');
+        seen.push(job.progress);
         const csv = (await call(app, { method: 'GET', url: `/v1/file/exports/${job.file}`, token })).body;
         expect(csv.split('\r\n').length, report).toBeGreaterThanOrEqual(2);
       }
@@ -418,6 +422,108 @@ describe('exports', () => {
     for (let i = 1; i < seen.length; i++)
       if (seen[i - 1] !== 100) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
     expect(seen.filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(9 * 2);
+  });
+
+  /** A job row as a runner of another process would have left it. */
+  async function leftJob(status: 'queued' | 'running', attempts: number, silentMs: number, locale = 'en') {
+    const [row] = await storage.db.query<{ uuid: string }>(
+      `INSERT INTO report_exports (company_id, user_id, report, format, params, status, attempts, heartbeat_at, created_at)
+       VALUES ($1, $2, 'fuel', 'csv', $3::jsonb, $4, $5, $6, $7) RETURNING uuid`,
+      [
+        w.a.id,
+        w.users.adminA.id,
+        JSON.stringify({
+          from: '2026-01-04T20:00:00.000Z',
+          to: '2026-01-05T20:00:00.000Z',
+          vehicle_uuid: null,
+          locale,
+          timezone: TZ,
+        }),
+        status,
+        attempts,
+        new Date(clock.now.getTime() - silentMs),
+        clock.now,
+      ],
+    );
+    return row!.uuid;
+  }
+  const jobRow = async (uuid: string) =>
+    (
+      await storage.db.query<{
+        status: string;
+        attempts: number;
+        error: string | null;
+        file_name: string | null;
+      }>('SELECT status, attempts, error, file_name FROM report_exports WHERE uuid = $1', [uuid])
+    )[0]!;
+
+  it('a job whose process died (heartbeat silent) is taken over and completed; a live one is left alone', async () => {
+    const dead = await leftJob('running', 1, TAKEOVER_MS + 1000);
+    const alive = await leftJob('running', 1, 5_000);
+    runner.wake();
+    await runner.idle();
+    expect(await jobRow(dead)).toMatchObject({ status: 'completed', attempts: 2 });
+    const file = (await jobRow(dead)).file_name!;
+    const csv = await call(app, { method: 'GET', url: `/v1/file/exports/${file}`, token });
+    expect(csv.statusCode).toBe(200);
+    expect(await jobRow(alive)).toMatchObject({ status: 'running', attempts: 1, file_name: null });
+    await storage.db.query(`DELETE FROM report_exports WHERE uuid = $1`, [alive]);
+  });
+
+  it('a job that went silent on every claim is failed as interrupted, in the requester language', async () => {
+    const uuid = await leftJob('running', MAX_ATTEMPTS, TAKEOVER_MS + 1000, 'ar');
+    runner.wake();
+    await runner.idle();
+    const row = await jobRow(uuid);
+    expect(row.status).toBe('failed');
+    expect(row.error).toBe('توقف التصدير قبل اكتماله. يرجى البدء من جديد.');
+    const shown = await call(app, { method: 'GET', url: `/v1/reports/exports/${uuid}`, token, company });
+    expect(shown.json().data).toMatchObject({ status: 'failed', error: row.error });
+  });
+
+  it('a slow runner that lost its claim stops and writes no file', async () => {
+    const filesBefore = await storage.db.query('SELECT 1 FROM files');
+    const uuid = await leftJob('queued', 0, 0);
+    const db = storage.db;
+    const query = db.query.bind(db);
+    // Another runner takes the job over as soon as this one writes its first progress.
+    let stolen = false;
+    db.query = (async (sql: string, params?: unknown[]) => {
+      if (!stolen && /UPDATE report_exports SET progress = \$3/.test(sql)) {
+        stolen = true;
+        await query(`UPDATE report_exports SET attempts = attempts + 1, heartbeat_at = $2 WHERE uuid = $1`, [
+          uuid,
+          clock.now,
+        ]);
+      }
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      runner.wake();
+      await runner.idle();
+    } finally {
+      db.query = query;
+    }
+    expect(stolen).toBe(true);
+    expect(await jobRow(uuid)).toMatchObject({ status: 'running', attempts: 2, file_name: null });
+    expect((await storage.db.query('SELECT 1 FROM files')).length).toBe(filesBefore.length);
+    await storage.db.query(`DELETE FROM report_exports WHERE uuid = $1`, [uuid]);
+  });
+
+  it('two runners on one database share the queue: every job is claimed once and completed', async () => {
+    const uuids = [];
+    for (let i = 0; i < 4; i++) uuids.push(await leftJob('queued', 0, 0));
+    const other = new ExportRunner(
+      () => storage.db,
+      TZ,
+      () => clock.now,
+      60_000,
+    );
+    runner.wake();
+    other.wake();
+    await Promise.all([runner.idle(), other.idle()]);
+    await other.stop();
+    for (const uuid of uuids) expect(await jobRow(uuid)).toMatchObject({ status: 'completed', attempts: 1 });
   });
 
   it('bad input gets a clear error in the user language', async () => {

@@ -4,8 +4,9 @@ import type { ExportFormat, ReportKind } from '@fleet/api-client';
 import { route, iso } from '../../http/route';
 import { fieldError, notFound } from '../../http/errors';
 import type { Locale } from '../../http/i18n';
-import type { Queryable } from '../../storage/db';
-import type { Tenant } from '../../tenancy/context';
+import type { Database, Queryable } from '../../storage/db';
+import { loadTenant, type Tenant } from '../../tenancy/context';
+import { effectivePermissions } from '../../tenancy/permissions';
 import { salikReport, stopsReport, tripsReport, violationsReport, type ReportRange } from '../queries';
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from '../sensors';
 import { toCsv } from './csv';
@@ -13,24 +14,41 @@ import { formatTime, tableOf } from './table';
 import { toXlsx, XLSX_CONTENT_TYPE } from './xlsx';
 
 /**
- * Report exports as background jobs.
+ * Report exports as background jobs, queued in the database.
  *
- * POST /v1/reports/exports stores a `report_exports` row (queued) and answers at once; the runner of the
- * process that took the request reads the report page by page (500 rows at a time, through the same
- * queries as the report endpoints, so the tenant's scope applies), renders CSV, XLSX or PDF, stores the
- * file as a `files` row of kind 'exports' owned by the company and the requesting user, and marks the job
- * completed with the file name. Progress: 0-80 while reading pages, 90 while rendering, 100 when stored.
- * GET /v1/reports/exports/:uuid polls it (only the user who asked sees their job); the file is fetched
- * from /v1/file/exports/{name} with the user's token.
+ * POST /v1/reports/exports stores a `report_exports` row (queued) and answers at once. Every API process
+ * runs a runner that claims queued jobs from the table (`FOR UPDATE SKIP LOCKED`, oldest first, so with
+ * several API nodes each job is taken by exactly one), woken at once by a POST it accepted itself and
+ * every `pollMs` otherwise. The runner reads the report page by page (500 rows at a time, through the
+ * same queries as the report endpoints, under the requester's tenant rebuilt from the database, so a
+ * user who lost access meanwhile gets a failed job, not a file), renders CSV, XLSX or PDF, stores the
+ * file as a `files` row of kind 'exports' owned by the company and the requesting user, and marks the
+ * job completed with the file name. Progress: 0-80 while reading pages, 90 while rendering, 100 when
+ * stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees their job); the file is
+ * fetched from /v1/file/exports/{name} with the user's token.
+ *
+ * A running job beats a heartbeat (every progress step, and every HEARTBEAT_MS while rendering). When
+ * the process running it dies, its heartbeat stops; after TAKEOVER_MS another runner (or the same server
+ * after a restart) claims it again and starts over. Each claim raises `attempts`, and every write of a
+ * run names the attempt it belongs to, so a runner that was only slow, not dead, cannot overwrite the
+ * run that took over. After MAX_ATTEMPTS claims the job is failed with the "interrupted" text.
  *
  * Jobs run one at a time per process, every step awaits the database or yields, and compression runs
- * in the thread pool, so the API keeps answering while an export runs. A job left queued or running by a
- * process that stopped is shown as failed once it is older than `STALE_MS`.
+ * in the thread pool, so the API keeps answering while an export runs.
  */
 export const PAGE_ROWS = 500;
 /** At most this many unfinished exports per user (a 422 asks to wait). */
 export const MAX_PENDING_PER_USER = 3;
-const STALE_MS = 60 * 60 * 1000;
+/** Unfinished jobs older than this no longer count against MAX_PENDING_PER_USER. */
+const PENDING_WINDOW_MS = 60 * 60 * 1000;
+/** A running job refreshes its heartbeat at least this often. */
+export const HEARTBEAT_MS = 15_000;
+/** A running job whose heartbeat is this old is claimed again (its process is taken to be gone). */
+export const TAKEOVER_MS = 60_000;
+/** Claims of one job before it is failed as interrupted. */
+export const MAX_ATTEMPTS = 3;
+/** How often a runner looks for jobs queued by other processes or left behind. */
+export const EXPORT_POLL_MS = 2_000;
 
 const text = {
   en: {
@@ -75,6 +93,8 @@ const contentTypes: Record<ExportFormat, string> = {
 export interface ExportJob {
   readonly id: number;
   readonly uuid: string;
+  /** The claim this run holds (the row's `attempts` when it was claimed); writes name it. */
+  readonly attempt: number;
   readonly tenant: Tenant;
   readonly userId: number;
   readonly report: ReportKind;
@@ -86,33 +106,64 @@ export interface ExportJob {
   readonly timeZone: string;
 }
 
-/** The in-process queue of export jobs. */
+interface ExportParams {
+  from: string;
+  to: string;
+  vehicle_uuid: string | null;
+  locale: Locale;
+  timezone: string;
+}
+
+/** The run lost its claim (another runner took the job over): stop without writing anything more. */
+class ClaimLost extends Error {}
+
+/** The export runner of one process: claims jobs from `report_exports` and runs them one at a time. */
 export class ExportRunner {
-  private readonly queue: ExportJob[] = [];
   private running: Promise<void> | null = null;
-  private readonly active = new Set<string>();
+  private again = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
 
   constructor(
-    private readonly db: () => Queryable,
+    private readonly db: () => Database,
     private readonly rollupTimeZone: string,
     private readonly now: () => Date = () => new Date(),
+    private readonly pollMs = EXPORT_POLL_MS,
   ) {}
 
-  enqueue(job: ExportJob): void {
-    this.queue.push(job);
-    this.active.add(job.uuid);
-    if (!this.running) {
-      this.running = this.drain().finally(() => {
-        this.running = null;
-      });
+  /** Starts looking for work every `pollMs` (jobs of other processes, jobs left behind). */
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Stops polling; resolves when the job in progress is done. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.idle();
+  }
+
+  /** Runs every claimable job now (a POST calls this after storing its job). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
     }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.wake();
+      }
+    });
   }
 
-  isActive(uuid: string): boolean {
-    return this.active.has(uuid);
-  }
-
-  /** Resolves when the queue is empty (tests, shutdown). */
+  /** Resolves when no job is running and none was claimable at the last look (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -120,35 +171,125 @@ export class ExportRunner {
   private async drain(): Promise<void> {
     // Let the request that queued the job answer first.
     await new Promise((r) => setImmediate(r));
-    for (let job = this.queue.shift(); job; job = this.queue.shift()) {
+    for (;;) {
+      let job: ExportJob | null;
+      try {
+        job = await this.claim();
+      } catch (err) {
+        console.error('[reports] could not claim an export job:', err);
+        return;
+      }
+      if (!job) return;
       try {
         await this.run(job);
       } catch (err) {
+        if (err instanceof ClaimLost) continue;
         console.error(`[reports] export ${job.uuid} failed:`, err);
         await this.db()
-          .query(`UPDATE report_exports SET status = 'failed', error = $2, completed_at = $3 WHERE id = $1`, [
-            job.id,
-            text[job.locale].failed,
-            this.now(),
-          ])
+          .query(
+            `UPDATE report_exports SET status = 'failed', error = $3, completed_at = $4
+             WHERE id = $1 AND attempts = $2 AND status = 'running'`,
+            [job.id, job.attempt, text[job.locale].failed, this.now()],
+          )
           .catch(() => undefined);
-      } finally {
-        this.active.delete(job.uuid);
       }
     }
   }
 
-  private async progress(job: ExportJob, progress: number, status = 'running'): Promise<void> {
-    await this.db().query('UPDATE report_exports SET status = $2, progress = $3 WHERE id = $1', [
-      job.id,
-      status,
-      Math.round(progress),
-    ]);
+  /**
+   * Fails jobs that were claimed MAX_ATTEMPTS times and went silent again, then claims the oldest queued
+   * job, or a running one whose heartbeat stopped. Null when there is nothing to do.
+   */
+  private async claim(): Promise<ExportJob | null> {
+    const db = this.db();
+    const now = this.now();
+    const silentSince = new Date(now.getTime() - TAKEOVER_MS);
+    await db.query(
+      `UPDATE report_exports
+       SET status = 'failed', completed_at = $1,
+           error = CASE WHEN params->>'locale' = 'ar' THEN $4 ELSE $5 END
+       WHERE status = 'running' AND heartbeat_at < $2 AND attempts >= $3`,
+      [now, silentSince, MAX_ATTEMPTS, text.ar.interrupted, text.en.interrupted],
+    );
+    const [row] = await db.query<{
+      id: number;
+      uuid: string;
+      attempts: number;
+      company_id: number;
+      user_id: number | null;
+      report: ReportKind;
+      format: ExportFormat;
+      params: Partial<ExportParams>;
+    }>(
+      `UPDATE report_exports e
+       SET status = 'running', progress = 0, heartbeat_at = $1, attempts = e.attempts + 1
+       WHERE e.id = (
+         SELECT id FROM report_exports
+         WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < $2 AND attempts < $3)
+         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+       )
+       RETURNING e.id, e.uuid, e.attempts, e.company_id, e.user_id, e.report, e.format, e.params`,
+      [now, silentSince, MAX_ATTEMPTS],
+    );
+    if (!row) return null;
+    const locale: Locale = row.params.locale === 'ar' ? 'ar' : 'en';
+    const tenant = row.user_id === null ? null : await tenantOf(db, row.user_id, row.company_id);
+    const job: ExportJob = {
+      id: Number(row.id),
+      uuid: row.uuid,
+      attempt: row.attempts,
+      tenant: tenant ?? ({} as Tenant),
+      userId: Number(row.user_id),
+      report: row.report,
+      format: row.format,
+      from: String(row.params.from),
+      to: String(row.params.to),
+      vehicleUuid: row.params.vehicle_uuid ?? undefined,
+      locale,
+      timeZone: row.params.timezone ?? 'UTC',
+    };
+    if (!tenant) {
+      // The requester left the company (or was deleted) since asking: no file for them.
+      await db.query(
+        `UPDATE report_exports SET status = 'failed', error = $3, completed_at = $4 WHERE id = $1 AND attempts = $2`,
+        [job.id, job.attempt, text[locale].failed, now],
+      );
+      return this.claim();
+    }
+    return job;
+  }
+
+  /** Writes progress (and the heartbeat) of the run's own claim; throws ClaimLost if it was taken over. */
+  private async progress(job: ExportJob, progress: number): Promise<void> {
+    const rows = await this.db().query(
+      `UPDATE report_exports SET progress = $3, heartbeat_at = $4
+       WHERE id = $1 AND attempts = $2 AND status = 'running' RETURNING id`,
+      [job.id, job.attempt, Math.round(progress), this.now()],
+    );
+    if (rows.length === 0) throw new ClaimLost();
   }
 
   private async run(job: ExportJob): Promise<void> {
     const db = this.db();
-    await this.progress(job, 0);
+    const beat = setInterval(() => {
+      void db
+        .query(`UPDATE report_exports SET heartbeat_at = $3 WHERE id = $1 AND attempts = $2`, [
+          job.id,
+          job.attempt,
+          this.now(),
+        ])
+        .catch(() => undefined);
+    }, HEARTBEAT_MS);
+    beat.unref();
+    try {
+      await this.render(job);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async render(job: ExportJob): Promise<void> {
+    const db = this.db();
     const rows: Record<string, unknown>[] = [];
     const fetch = fetchers[job.report];
     for (let page = 1; ; page++) {
@@ -177,24 +318,67 @@ export class ExportRunner {
       content = await toPdf(table, { subtitle, createdAt });
     }
     const name = `${job.report}-${randomBytes(16).toString('hex')}.${job.format}`;
-    await db.query(
-      `INSERT INTO files (company_id, kind, name, content_type, size, sha256, content, created_by)
-       VALUES ($1, 'exports', $2, $3, $4, $5, $6, $7)`,
-      [
-        job.tenant.companyId,
-        name,
-        contentTypes[job.format],
-        content.length,
-        createHash('sha256').update(content).digest('hex'),
-        content,
-        job.userId,
-      ],
-    );
-    await db.query(
-      `UPDATE report_exports SET status = 'completed', progress = 100, file_name = $2, completed_at = $3 WHERE id = $1`,
-      [job.id, name, createdAt],
-    );
+    // The file and the completion in one transaction, and only while the run still holds its claim.
+    const stored = await db.transaction(async (tx) => {
+      const done = await tx.query(
+        `UPDATE report_exports SET status = 'completed', progress = 100, file_name = $3, completed_at = $4
+         WHERE id = $1 AND attempts = $2 AND status = 'running' RETURNING id`,
+        [job.id, job.attempt, name, createdAt],
+      );
+      if (done.length === 0) return false;
+      await tx.query(
+        `INSERT INTO files (company_id, kind, name, content_type, size, sha256, content, created_by)
+         VALUES ($1, 'exports', $2, $3, $4, $5, $6, $7)`,
+        [
+          job.tenant.companyId,
+          name,
+          contentTypes[job.format],
+          content.length,
+          createHash('sha256').update(content).digest('hex'),
+          content,
+          job.userId,
+        ],
+      );
+      return true;
+    });
+    if (!stored) throw new ClaimLost();
   }
+}
+
+/** The requester's tenant as a request would resolve it now; null when they no longer belong. */
+async function tenantOf(db: Queryable, userId: number, companyId: number): Promise<Tenant | null> {
+  const [u] = await db.query<{
+    id: number;
+    uuid: string;
+    email: string | null;
+    phone: string | null;
+    name: string;
+    status: string;
+    is_super_admin: boolean;
+    locale: string;
+    company_uuid: string;
+  }>(
+    `SELECT u.id, u.uuid, u.email, u.phone, u.name, u.status, u.is_super_admin, u.locale,
+            (SELECT uuid FROM transport_companies WHERE id = $2) AS company_uuid
+     FROM users u WHERE u.id = $1`,
+    [userId, companyId],
+  );
+  if (!u || u.status !== 'active' || !u.company_uuid) return null;
+  return loadTenant(
+    db,
+    {
+      id: Number(u.id),
+      uuid: u.uuid,
+      email: u.email,
+      phone: u.phone,
+      name: u.name,
+      status: u.status,
+      isSuperAdmin: u.is_super_admin,
+      locale: u.locale,
+    },
+    String(u.company_uuid),
+    effectivePermissions,
+  );
 }
 
 interface JobRow {
@@ -207,33 +391,30 @@ interface JobRow {
   error: string | null;
   created_at: Date | string;
   completed_at: Date | string | null;
-  params: { locale?: Locale };
 }
 
-export function registerExportRoutes(app: FastifyInstance, opts: { rollupTimeZone: string }): ExportRunner {
+export function registerExportRoutes(
+  app: FastifyInstance,
+  opts: { rollupTimeZone: string; pollMs?: number },
+): ExportRunner {
   const db = () => app.ctx.storage.db;
-  const runner = new ExportRunner(db, opts.rollupTimeZone, () => app.ctx.now());
-  // A graceful stop lets running exports finish (they are short: pages of 500 rows, one file).
-  app.addHook('onClose', async () => runner.idle());
-  const view = (r: JobRow) => {
-    const stale =
-      (r.status === 'queued' || r.status === 'running') &&
-      !runner.isActive(r.uuid) &&
-      app.ctx.now().getTime() - new Date(r.created_at).getTime() > STALE_MS;
-    return {
-      uuid: r.uuid,
-      report: r.report,
-      format: r.format,
-      status: stale ? ('failed' as const) : r.status,
-      progress: Number(r.progress),
-      file: r.file_name,
-      error: stale ? text[r.params.locale ?? 'en'].interrupted : r.error,
-      created_at: iso(r.created_at)!,
-      completed_at: iso(r.completed_at),
-    };
-  };
-  const columns =
-    'uuid, report, format, status, progress, file_name, error, created_at, completed_at, params';
+  const runner = new ExportRunner(db, opts.rollupTimeZone, () => app.ctx.now(), opts.pollMs);
+  // Polling starts with the server; a graceful stop lets the running export finish (they are short:
+  // pages of 500 rows, one file). One that is cut short anyway is taken over by another runner.
+  app.addHook('onReady', async () => runner.start());
+  app.addHook('onClose', async () => runner.stop());
+  const view = (r: JobRow) => ({
+    uuid: r.uuid,
+    report: r.report,
+    format: r.format,
+    status: r.status,
+    progress: Number(r.progress),
+    file: r.file_name,
+    error: r.error,
+    created_at: iso(r.created_at)!,
+    completed_at: iso(r.completed_at),
+  });
+  const columns = 'uuid, report, format, status, progress, file_name, error, created_at, completed_at';
 
   route(
     app,
@@ -243,7 +424,7 @@ export function registerExportRoutes(app: FastifyInstance, opts: { rollupTimeZon
       const [pending] = await db().query<{ n: number }>(
         `SELECT count(*)::int AS n FROM report_exports
          WHERE company_id = $1 AND user_id = $2 AND status IN ('queued', 'running') AND created_at > $3`,
-        [tenant.companyId, principal.user.id, new Date(app.ctx.now().getTime() - STALE_MS)],
+        [tenant.companyId, principal.user.id, new Date(app.ctx.now().getTime() - PENDING_WINDOW_MS)],
       );
       if ((pending?.n ?? 0) >= MAX_PENDING_PER_USER) throw fieldError('report', text[locale].busy);
       if (Date.parse(body.to) <= Date.parse(body.from)) throw fieldError('to', 'Please enter a valid To');
@@ -254,9 +435,9 @@ export function registerExportRoutes(app: FastifyInstance, opts: { rollupTimeZon
         locale,
         timezone: req.timezone,
       };
-      const [row] = await db().query<JobRow & { id: number }>(
+      const [row] = await db().query<JobRow>(
         `INSERT INTO report_exports (company_id, user_id, report, format, params, created_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6) RETURNING id, ${columns}`,
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6) RETURNING ${columns}`,
         [
           tenant.companyId,
           principal.user.id,
@@ -266,19 +447,7 @@ export function registerExportRoutes(app: FastifyInstance, opts: { rollupTimeZon
           app.ctx.now(),
         ],
       );
-      runner.enqueue({
-        id: row!.id,
-        uuid: row!.uuid,
-        tenant,
-        userId: principal.user.id,
-        report: body.report,
-        format: body.format,
-        from: body.from,
-        to: body.to,
-        vehicleUuid: body.vehicle_uuid,
-        locale,
-        timeZone: req.timezone,
-      });
+      runner.wake();
       reply.code(202);
       return { data: view(row!) };
     },
