@@ -310,3 +310,8 @@ export function clockPasses(storage: object): number {
 export function clockLeaseEpoch(storage: object): number {
   return gates.get(storage)?.lease.elections ?? 0;
 }
+
+/** True when a cluster worker registered its clock lease for this storage (scale-out mode). */
+export function clusteredStorage(storage: object): boolean {
+  return gates.has(storage);
+}

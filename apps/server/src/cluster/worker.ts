@@ -6,6 +6,7 @@ import { IngestQueue } from '../gateway/ingest-queue';
 import { reviveBatch, type WireLocationBatch } from './ingest';
 import type { LockSession } from './lease';
 import { PartitionOwnership } from './partitions';
+import { pipelineHooks } from './pipeline-hooks';
 
 export interface WorkerStats {
   messages: number;
@@ -88,12 +89,17 @@ export function startWorker(opts: WorkerOptions): Worker {
     const all = [...byDevice.values()].flatMap((d) => d.records);
     const fresh = await queue.submit(all);
     const freshSet = new Set(fresh);
+    // The pipeline's per-device state: read before announcing, written before the ack (a next owner
+    // of the partition starts from it and goes through what was stored but not processed).
+    const hooks = pipelineHooks(opts.storage);
+    if (hooks) await hooks.prepare([...byDevice.keys()]);
     await Promise.all(
       [...byDevice.values()].map(async (d) => {
         const mine = d.records.filter((r) => freshSet.has(r));
         if (mine.length > 0) await opts.local.publish(d.subject, { ...d.wire, records: mine });
       }),
     );
+    if (hooks) await hooks.commit();
     stats.batches++;
     stats.messages += batch.length;
     stats.records += all.length;
@@ -103,6 +109,9 @@ export function startWorker(opts: WorkerOptions): Worker {
 
   const h = opts.handover;
   const acquire = async (p: number) => {
+    // The devices of this partition were handled elsewhere until now: their pipeline state is read
+    // from the store again.
+    pipelineHooks(opts.storage)?.reset();
     let waitForHeld = true;
     if (h) {
       const [row] = await h.db.query<{ clean: boolean }>(

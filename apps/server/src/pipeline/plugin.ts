@@ -3,7 +3,8 @@ import { registerReportRoutes } from '../reports/routes';
 import { loadSalik } from './salik/load';
 import { PipelineService } from './service/service';
 import { SqlPipelineStore } from './service/sql-store';
-import { clockLeaseEpoch, clockWorkAllowed } from '../cluster/lease';
+import { clockLeaseEpoch, clockWorkAllowed, clusteredStorage } from '../cluster/lease';
+import { registerPipelineHooks } from '../cluster/pipeline-hooks';
 import { pipelineConfig } from './config';
 
 /** Trips and rollups of touched device-days are recomputed this long after the last record. */
@@ -28,8 +29,17 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
     timeZone: config.FLEET_TIME_ZONE,
     flushDelayMs: FLUSH_DELAY_MS,
     onError: (err) => console.error('[pipeline] batch failed:', err),
+    // Scale-out worker: the partition owner changes, so per-device engine state lives in the store.
+    persistState: clusteredStorage(storage),
   });
   const unsubscribe = pipeline.start();
+  const unhook = clusteredStorage(storage)
+    ? registerPipelineHooks(storage, {
+        prepare: (devices) => pipeline.prepareDevices(devices),
+        commit: () => pipeline.saveStates(),
+        reset: () => pipeline.resetDeviceStates(),
+      })
+    : () => undefined;
   registerReportRoutes(app, { rollupTimeZone: config.FLEET_TIME_ZONE });
 
   let ticking: Promise<void> = Promise.resolve();
@@ -56,6 +66,7 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
     async stop() {
       clearInterval(timer);
       unsubscribe();
+      unhook();
       await ticking.catch(() => undefined);
       await pipeline.flush();
     },

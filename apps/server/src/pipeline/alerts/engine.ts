@@ -146,7 +146,7 @@ export interface ScheduledTripAlertEvent {
   readonly minutesLate?: number;
 }
 
-interface VehicleAlertState {
+export interface VehicleAlertState {
   lastTime: number;
   overSince?: number;
   overActive: boolean;
@@ -520,6 +520,17 @@ export class AlertEngine {
       );
     }
     return this.scoped(out);
+  }
+
+  /** One vehicle's position-rule state (episodes, cool-downs, last readings), for persisting. */
+  vehicleState(vehicleId: string): VehicleAlertState | undefined {
+    return this.vehicles.get(vehicleId);
+  }
+
+  /** Puts a vehicle's persisted state back (undefined: the vehicle starts afresh). */
+  setVehicleState(vehicleId: string, state: VehicleAlertState | undefined): void {
+    if (!state) this.vehicles.delete(vehicleId);
+    else this.vehicles.set(vehicleId, { ...state, lastTime: state.lastTime ?? -Infinity });
   }
 
   /**

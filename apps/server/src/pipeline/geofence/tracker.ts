@@ -123,6 +123,17 @@ export class GeofenceTracker {
   }
 
   /** Serialisable per-vehicle state, for persisting across restarts. */
+  /** One vehicle's state, for persisting. */
+  stateOf(vehicleId: string): VehicleGeofenceState | undefined {
+    return this.states.get(vehicleId);
+  }
+
+  /** Puts a vehicle's persisted state back (undefined: the vehicle starts afresh). */
+  setState(vehicleId: string, state: VehicleGeofenceState | undefined): void {
+    if (state) this.states.set(vehicleId, state);
+    else this.states.delete(vehicleId);
+  }
+
   snapshot(): Record<string, VehicleGeofenceState> {
     return Object.fromEntries(this.states);
   }

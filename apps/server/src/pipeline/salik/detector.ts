@@ -47,7 +47,7 @@ export interface SalikDetectorOptions {
 
 const defaults: SalikDetectorOptions = { maxSegmentM: 3000, maxSegmentS: 300, linkWindowMinutes: 60 };
 
-interface VehicleSalikState {
+export interface VehicleSalikState {
   readonly last?: { time: number; lat: number; lon: number };
   /** Charged crossings of linked gates still inside the link window. */
   readonly anchors: readonly SalikCrossing[];
@@ -175,6 +175,17 @@ export class SalikDetector {
 
   private groupOf(code: string): string | undefined {
     return this.gates.find((g) => g.line.gate.code === code)?.line.gate.linkedGroup;
+  }
+
+  /** One vehicle's state, for persisting. */
+  stateOf(vehicleId: string): VehicleSalikState | undefined {
+    return this.states.get(vehicleId);
+  }
+
+  /** Puts a vehicle's persisted state back (undefined: the vehicle starts afresh). */
+  setState(vehicleId: string, state: VehicleSalikState | undefined): void {
+    if (state) this.states.set(vehicleId, state);
+    else this.states.delete(vehicleId);
   }
 
   snapshot(): Record<string, VehicleSalikState> {

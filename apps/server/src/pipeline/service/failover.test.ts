@@ -20,6 +20,11 @@ import { SqlPipelineStore } from './sql-store';
  * drove it), and (b) after taking over started from fresh pending instances and an empty fired set.
  * Counted here: every expected alert exactly once over both nodes and in the stored notifications,
  * none of the false ones.
+ *
+ * The same for the position rules when a device's partition moves to another worker (the owner
+ * died or the partitions were rebalanced): the new owner starts from the state the old one saved
+ * before its last ack (episode, cool-down, last ignition) and first goes through the records the old
+ * one stored but never ran through its pipeline.
  */
 const salik = loadSalik();
 /** Local time in Dubai (UTC+4) on Monday 5 January 2026. */
@@ -244,5 +249,104 @@ describe('pipeline clock-work failover (stored trip instances and fired alerts)'
     expect(wins.filter(Boolean)).toHaveLength(1);
     const [after] = await store.tripInstancesSince(uuids.company, at(0, 0));
     expect(after!.rev).toBe(open!.rev + 1);
+  });
+
+  it('a worker taking a device over starts from its stored state and goes through what the dead one left', async () => {
+    const db = storage.db;
+    const [d] = await db.query<{ id: number; uuid: string }>(
+      `INSERT INTO devices (company_id, imei, type) VALUES ($1, '356307042449004', 'teltonika') RETURNING id, uuid`,
+      [ids.company],
+    );
+    const [v] = await db.query<{ id: number; uuid: string }>(
+      `INSERT INTO vehicles (company_id, license_plate_number, device_imei) VALUES ($1, 'TRUCK 4', '356307042449004')
+       RETURNING id, uuid`,
+      [ids.company],
+    );
+    for (const type of ['overspeed', 'ignition_on', 'ignition_off']) {
+      await db.query(
+        `INSERT INTO notification_rules (company_id, name, type, params) VALUES ($1, $2, $2, $3::jsonb)`,
+        [ids.company, type, JSON.stringify({ speed_limit: 100 })],
+      );
+    }
+    // One fix every 10 s: speeding from the 3rd, ignition off at the 8th, on again at the 9th, over
+    // the limit again at the 10th (inside the overspeed cool-down: no second alert).
+    const t0 = at(9, 0);
+    const fixes = [60, 60, 120, 120, 120, 120, 120, 0, 0, 130].map((speed, i) => ({
+      time: t0 + i * 10_000,
+      speed,
+      ignition: i !== 7,
+    }));
+    // The worker stores every fix (one insert per read batch) before the pipeline sees them.
+    await storage.insertLocations(
+      fixes.map((f, i) => ({
+        deviceId: d!.id,
+        vehicleId: v!.id,
+        companyId: ids.company,
+        fixTime: new Date(f.time),
+        latitude: 25.2 + i * 1e-4,
+        longitude: 55.3,
+        speed: f.speed,
+        ignition: f.ignition,
+        ioElements: { 239: { value: f.ignition ? 1 : 0 } },
+        valid: true,
+      })),
+    );
+    const batch = (from: number, to: number): LocationBatchMessage => ({
+      companyUuid: uuids.company,
+      deviceUuid: d!.uuid,
+      vehicleUuid: v!.uuid,
+      records: fixes.slice(from, to).map((f) => ({
+        fixTime: new Date(f.time).toISOString(),
+        latitude: 25.2 + fixes.indexOf(f) * 1e-4,
+        longitude: 55.3,
+        speed: f.speed,
+        ignition: f.ignition,
+        ioElements: { 239: f.ignition ? 1 : 0 },
+        valid: true,
+      })),
+    });
+    const now = { t: t0 + 60_000 };
+    const worker = () =>
+      new PipelineService({
+        store: new SqlPipelineStore(storage.db),
+        bus: new InProcessBus(),
+        salik,
+        timeZone: 'Asia/Dubai',
+        now: () => now.t,
+        persistState: true,
+      });
+    const fired: string[] = [];
+    const count = (n: string, r: { alerts: AlertRecord[] }) =>
+      fired.push(...r.alerts.map((a) => `${n} ${a.type} ${(a.deviceCreatedAt ?? '').slice(11, 19)}`));
+
+    // Worker A owns the partition: fixes 1-5, then (the worker's commit, before the ack) the state.
+    const a = worker();
+    await a.prepareDevices([d!.uuid]);
+    count('A', await a.handleBatch(batch(0, 5)));
+    await a.saveStates();
+    // Fixes 6-8 were stored by A's next insert, then A died before its pipeline ran them.
+    // Worker B takes the partition over and gets fixes 9-10.
+    const b = worker();
+    b.resetDeviceStates();
+    await b.prepareDevices([d!.uuid]);
+    count('B', await b.handleBatch(batch(8, 10)));
+    await b.saveStates();
+
+    const hms = (i: number) => new Date(fixes[i]!.time).toISOString().slice(11, 19);
+    expect(fired).toEqual([`A overspeed ${hms(2)}`, `B ignition_off ${hms(7)}`, `B ignition_on ${hms(8)}`]);
+    const stored = await db.query<{ type: string; n: number }>(
+      `SELECT type, count(*)::int AS n FROM notifications WHERE vehicle_id = $1 GROUP BY 1 ORDER BY 1`,
+      [v!.id],
+    );
+    expect(stored).toEqual([
+      { type: 'ignition_off', n: 1 },
+      { type: 'ignition_on', n: 1 },
+      { type: 'overspeed', n: 1 },
+    ]);
+    const [row] = await db.query<{ last_time: number }>(
+      `SELECT last_time FROM pipeline_device_state WHERE device_uuid = $1`,
+      [d!.uuid],
+    );
+    expect(row!.last_time).toBe(fixes[9]!.time);
   });
 });

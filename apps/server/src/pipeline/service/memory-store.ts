@@ -192,6 +192,27 @@ export class MemoryPipelineStore implements PipelineStore {
     return true;
   }
 
+  readonly deviceStates = new Map<string, { lastTime: number | null; state: string }>();
+
+  async loadDeviceStates(deviceUuids: readonly string[]): Promise<Map<string, unknown>> {
+    const out = new Map<string, unknown>();
+    for (const d of deviceUuids) {
+      const row = this.deviceStates.get(d);
+      if (row) out.set(d, JSON.parse(row.state));
+    }
+    return out;
+  }
+
+  async saveDeviceStates(
+    rows: readonly { deviceUuid: string; lastTime: number | null; state: unknown }[],
+  ): Promise<void> {
+    for (const r of rows) {
+      const old = this.deviceStates.get(r.deviceUuid);
+      if (old && (old.lastTime ?? -Infinity) > (r.lastTime ?? -Infinity)) continue;
+      this.deviceStates.set(r.deviceUuid, { lastTime: r.lastTime, state: JSON.stringify(r.state) });
+    }
+  }
+
   async firedClockAlerts(companyUuid: string): Promise<string[]> {
     const prefix = `${companyUuid}:`;
     return [

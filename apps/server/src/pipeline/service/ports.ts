@@ -133,4 +133,13 @@ export interface PipelineStore {
    * the company, without the company prefix: a node taking over the clock work starts from them.
    */
   firedClockAlerts(companyUuid: string): Promise<string[]>;
+  /** Stored pipeline states (opaque JSON) of these devices; absent ones are not in the map. */
+  loadDeviceStates(deviceUuids: readonly string[]): Promise<Map<string, unknown>>;
+  /**
+   * Stores device states; a state is not replaced by one whose `lastTime` is older (two saves of
+   * one device racing).
+   */
+  saveDeviceStates(
+    rows: readonly { deviceUuid: string; lastTime: number | null; state: unknown }[],
+  ): Promise<void>;
 }

@@ -1,10 +1,10 @@
 import type { Bus } from '../../realtime/bus';
 import { publishRealtime } from '../../realtime/hub';
-import { AlertEngine, type AlertRecord, type VehicleContext } from '../alerts/engine';
+import { AlertEngine, type AlertRecord, type VehicleAlertState, type VehicleContext } from '../alerts/engine';
 import { alertLocale, renderMessage } from '../alerts/messages';
 import type { PositionRecord } from '../common/types';
 import { localDate } from '../common/zoned-time';
-import { GeofenceTracker } from '../geofence/tracker';
+import { GeofenceTracker, type VehicleGeofenceState } from '../geofence/tracker';
 import {
   computeDayRollups,
   defaultRollupOptions,
@@ -12,7 +12,7 @@ import {
   rollupWindow,
   withCounts,
 } from '../rollups/rollups';
-import { SalikDetector } from '../salik/detector';
+import { SalikDetector, type VehicleSalikState } from '../salik/detector';
 import type { LoadedSalik } from '../salik/load';
 import {
   checkLive,
@@ -56,6 +56,21 @@ export interface PipelineOptions {
    * the gateway already publishes every stored valid record the moment it is committed.
    */
   readonly publishLive?: boolean;
+  /**
+   * Keep each device's engine state (sanity reference, last processed fix, alert episodes, geofence
+   * visits, Salik anchors) in the store (scale-out workers; see {@link PipelineService.saveStates}).
+   */
+  readonly persistState?: boolean;
+}
+
+/** What is persisted per device (JSON). */
+interface DeviceState {
+  readonly lastTime: number | null;
+  readonly sanity: LiveSanityState;
+  readonly vehicleUuid: string | null;
+  readonly alerts?: VehicleAlertState;
+  readonly geofence?: VehicleGeofenceState;
+  readonly salik?: VehicleSalikState;
 }
 
 interface CompanyRuntime {
@@ -111,6 +126,13 @@ export class PipelineService {
   private readonly companies = new Map<string, Promise<CompanyRuntime>>();
   private readonly sanity = new Map<string, LiveSanityState>();
   private readonly lastTime = new Map<string, number>();
+  /** persistState: devices whose state was read from the store (or found absent) since the last reset. */
+  private readonly loaded = new Set<string>();
+  /** persistState: states read by prepareDevices, applied (and the gap replayed) by the next batch. */
+  private readonly restoring = new Map<string, DeviceState | null>();
+  /** persistState: devices processed since the last saveStates, with their vehicle. */
+  private readonly unsaved = new Map<string, { companyUuid: string; vehicleUuid: string | null }>();
+  private saving: Promise<void> = Promise.resolve();
   private readonly dirtyTrips = new Map<string, { ref: DeviceRef; days: Set<string> }>();
   private readonly dirtyRollups = new Map<
     string,
@@ -205,10 +227,14 @@ export class PipelineService {
       deviceUuid: msg.deviceUuid,
       vehicleUuid: msg.vehicleUuid,
     };
-    const records = msg.records
+    let records = msg.records
       .map((s) => toPositionRecord(msg.deviceUuid, msg.vehicleUuid, s, this.now()))
       .sort((a, b) => a.time - b.time);
     this.markDirty(ref, records.map((r) => r.time).filter(Number.isFinite));
+    if (this.opts.persistState) {
+      const gap = await this.restoreDevice(rt, msg.deviceUuid, msg.vehicleUuid, records[0]?.time);
+      if (gap.length) records = [...gap, ...records];
+    }
 
     const alerts: AlertRecord[] = [];
     const geofenceEvents = [];
@@ -248,8 +274,98 @@ export class PipelineService {
     if (geofenceEvents.length) await this.store.insertGeofenceEvents(msg.companyUuid, geofenceEvents);
     if (crossings.length) await this.store.insertSalikEvents(msg.companyUuid, crossings);
     const notifications = await this.notify(msg.companyUuid, alerts);
+    if (this.opts.persistState)
+      this.unsaved.set(msg.deviceUuid, { companyUuid: msg.companyUuid, vehicleUuid });
     this.scheduleFlush();
     return { alerts, notifications };
+  }
+
+  /**
+   * persistState: reads the stored states of these devices that are not loaded yet, in one query
+   * (the worker calls it with the devices of a read batch before announcing them).
+   */
+  async prepareDevices(deviceUuids: readonly string[]): Promise<void> {
+    if (!this.opts.persistState) return;
+    const todo = deviceUuids.filter((d) => !this.loaded.has(d) && !this.restoring.has(d));
+    if (todo.length === 0) return;
+    const rows = await this.store.loadDeviceStates(todo);
+    for (const d of todo) this.restoring.set(d, (rows.get(d) as DeviceState | undefined) ?? null);
+  }
+
+  /**
+   * Puts a device's stored state back into the engines the first time this node handles it (or after
+   * a reset) and returns the stored records it has to go through first: the ones after the state's
+   * last processed fix and before this batch. A worker that died between storing records and running
+   * them through the pipeline left exactly those; the state is saved before every ack, so nothing the
+   * previous owner processed is processed again (no duplicate alert) and nothing is skipped.
+   */
+  private async restoreDevice(
+    rt: CompanyRuntime,
+    deviceUuid: string,
+    vehicleUuid: string | null,
+    firstTime: number | undefined,
+  ): Promise<PositionRecord[]> {
+    if (this.loaded.has(deviceUuid)) return [];
+    if (!this.restoring.has(deviceUuid)) await this.prepareDevices([deviceUuid]);
+    const state = this.restoring.get(deviceUuid) ?? null;
+    this.restoring.delete(deviceUuid);
+    this.loaded.add(deviceUuid);
+    this.sanity.set(deviceUuid, state?.sanity ?? initialLiveSanityState);
+    if (state?.lastTime != null) this.lastTime.set(deviceUuid, state.lastTime);
+    else this.lastTime.delete(deviceUuid);
+    const vehicle = state?.vehicleUuid ?? vehicleUuid;
+    if (vehicle) {
+      rt.alerts.setVehicleState(vehicle, state?.alerts);
+      rt.geofences.setState(vehicle, state?.geofence);
+      this.salik.setState(vehicle, state?.salik);
+    }
+    if (state?.lastTime == null || firstTime === undefined || firstTime <= state.lastTime + 1) return [];
+    return this.store.readLocations(deviceUuid, state.lastTime + 1, firstTime);
+  }
+
+  /**
+   * persistState: writes the state of every device processed since the last call (one statement).
+   * The worker calls it after announcing a read batch and before acking it.
+   */
+  saveStates(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      if (!this.opts.persistState || this.unsaved.size === 0) return;
+      const batch = [...this.unsaved];
+      this.unsaved.clear();
+      const rows = [];
+      for (const [deviceUuid, { companyUuid, vehicleUuid }] of batch) {
+        const rt = await this.company(companyUuid).catch(() => null);
+        const state: DeviceState = {
+          lastTime: this.lastTime.get(deviceUuid) ?? null,
+          sanity: this.sanity.get(deviceUuid) ?? initialLiveSanityState,
+          vehicleUuid,
+          ...(vehicleUuid && rt
+            ? {
+                alerts: rt.alerts.vehicleState(vehicleUuid),
+                geofence: rt.geofences.stateOf(vehicleUuid),
+                salik: this.salik.stateOf(vehicleUuid),
+              }
+            : {}),
+        };
+        rows.push({ deviceUuid, lastTime: state.lastTime, state });
+      }
+      try {
+        await this.store.saveDeviceStates(rows);
+      } catch (err) {
+        for (const [d, v] of batch) if (!this.unsaved.has(d)) this.unsaved.set(d, v);
+        throw err;
+      }
+    });
+    return this.saving;
+  }
+
+  /**
+   * persistState: forgets what this node holds of every device's state (the worker took over
+   * partitions: their devices' state is read from the store on their next batch).
+   */
+  resetDeviceStates(): void {
+    this.loaded.clear();
+    this.restoring.clear();
   }
 
   private async publishLocation(msg: LocationBatchMessage, r: PositionRecord): Promise<void> {
