@@ -121,7 +121,17 @@ describe('report queries (PGlite)', () => {
     const scoped = await dashboardReport(storage.db, branchTenant, 'week', now, TZ);
     expect(scoped.current.active_vehicles).toBe(1);
     const year = await dashboardReport(storage.db, tenant, 'year', now, TZ);
-    expect(year.series).toEqual([{ at: '2025-12-31T20:00:00.000Z', distance_km: 2800, trips: 56 }]);
+    // One point per month the year touches (Jan 2025 ... Jan 2026), zero where nothing was driven.
+    expect(year.series).toHaveLength(13);
+    expect(year.series[0]).toEqual({ at: '2024-12-31T20:00:00.000Z', distance_km: 0, trips: 0 });
+    expect(year.series[12]).toEqual({ at: '2025-12-31T20:00:00.000Z', distance_km: 2800, trips: 56 });
+    expect(year.series.slice(0, 12).every((p) => p.distance_km === 0 && p.trips === 0)).toBe(true);
+    // A month: thirty days, one point each; the days before the data are zeros, the sum is the total.
+    const month = await dashboardReport(storage.db, tenant, 'month', now, TZ);
+    expect(month.series).toHaveLength(30);
+    expect(month.series[0]!.at).toBe(month.from);
+    expect(month.series.reduce((sum, p) => sum + p.distance_km, 0)).toBeCloseTo(month.current.distance_km, 5);
+    expect(month.series.filter((p) => p.distance_km === 0).length).toBeGreaterThan(0);
     expect(year.current.distance_km).toBe(2800);
   });
 

@@ -105,12 +105,43 @@ export async function dashboardReport(
     to: new Date(curToMs).toISOString(),
     current,
     previous,
-    series: series.map((s) => ({
-      at: new Date(dayStartOf(String(s.day).slice(0, 10), timeZone)).toISOString(),
-      distance_km: round(Number(s.distance_km)),
-      trips: Number(s.trips),
-    })),
+    series: filledSeries(period, cur, series, timeZone),
   };
+}
+
+/**
+ * The series with one point per bucket of the period (every day of a week or month, every month a year
+ * touches), zero where nothing was driven: a chart of a week shows seven days, not the one day that had
+ * data, and clients need no gap-filling of their own.
+ */
+function filledSeries(
+  period: DashboardPeriod,
+  cur: { from: string; to: string },
+  rows: { day: string | Date; distance_km: number; trips: number }[],
+  timeZone: string,
+) {
+  const byDay = new Map(rows.map((r) => [String(r.day).slice(0, 10), r]));
+  const buckets: string[] = [];
+  if (period === 'year') {
+    for (let m = `${cur.from.slice(0, 7)}-01`; m <= cur.to; m = nextMonth(m)) buckets.push(m);
+  } else {
+    for (let d = cur.from; d <= cur.to; d = addDays(d, 1)) buckets.push(d);
+  }
+  return buckets.map((day) => {
+    const r = byDay.get(day);
+    return {
+      at: new Date(dayStartOf(day, timeZone)).toISOString(),
+      distance_km: r ? round(Number(r.distance_km)) : 0,
+      trips: r ? Number(r.trips) : 0,
+    };
+  });
+}
+
+/** The first day of the month after the one of `date` ('YYYY-MM-DD'). */
+function nextMonth(date: string): string {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
 }
 
 export interface ReportRange {
