@@ -54,7 +54,7 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The node process running src/main.ts among the descendants of `root`. */
+/** The node process running the server (scripts/start-server.mjs, or src/main.ts via tsx) under `root`. */
 function serverPid(root: number): number | null {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
@@ -72,7 +72,11 @@ function serverPid(root: number): number | null {
     const pid = queue.shift()!;
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (/(^|\/)node$/.test(argv[0] ?? '') && argv.some((a) => a.endsWith('src/main.ts'))) return pid;
+      if (
+        /(^|\/)node$/.test(argv[0] ?? '') &&
+        argv.some((a) => a.endsWith('src/main.ts') || a.endsWith('scripts/start-server.mjs'))
+      )
+        return pid;
     } catch {
       continue;
     }

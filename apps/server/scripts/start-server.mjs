@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// The server's `npm start`: run src/main.ts as plain JavaScript, compiled by esbuild on the first
+// start after a change, instead of through the tsx loader.
+//
+// Why: under tsx every module is transformed at import time by a loader running in its own
+// thread, and the transformed sources with their source maps stay in memory. Measured at rest with
+// the demo on PGlite: ~290 MB RSS through tsx, ~225-250 MB from the bundle.
+//
+// How: the inputs (this package's src, the workspace packages' src and package.json files, this
+// script) are fingerprinted by path, size and mtime; the bundle lives in dist/server-<fingerprint>/
+// (built into a temporary folder and renamed, so concurrent starts never see half a build) and is
+// imported in this same process, so no extra process stays around. Nothing is committed: a fresh
+// clone builds on its first start (about a second). `npm run dev` still runs the sources via tsx.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const serverRoot = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = join(serverRoot, '../..');
+const distRoot = join(serverRoot, 'dist');
+
+/** Files under `dir` (recursively), skipping tests, node_modules and build output. */
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) walk(p, out);
+    else if (!/\.test\.tsx?$/.test(entry.name)) out.push(p);
+  }
+  return out;
+}
+
+function fingerprint() {
+  const files = [
+    fileURLToPath(import.meta.url),
+    join(serverRoot, 'package.json'),
+    ...walk(join(serverRoot, 'src')),
+  ];
+  const packages = join(repoRoot, 'packages');
+  for (const name of existsSync(packages) ? readdirSync(packages) : []) {
+    files.push(join(packages, name, 'package.json'), ...walk(join(packages, name, 'src')));
+  }
+  const h = createHash('sha256');
+  for (const f of files.sort()) {
+    try {
+      const s = statSync(f);
+      h.update(`${relative(repoRoot, f)}|${s.size}|${s.mtimeMs}\n`);
+    } catch {
+      // a file removed meanwhile
+    }
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Bundle src/main.ts (and each src/<part>/plugin.ts main.ts loads at run time) into `outdir`. */
+async function bundle(outdir) {
+  const { build } = await import('esbuild');
+  const src = join(serverRoot, 'src');
+  const plugins = readdirSync(src).filter((d) => existsSync(join(src, d, 'plugin.ts')));
+  const entryPoints = { main: join(src, 'main.ts') };
+  for (const d of plugins) entryPoints[`${d}-plugin`] = join(src, d, 'plugin.ts');
+  await build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Workspace packages are bundled from their TypeScript sources (no prior build needed);
+    // everything from node_modules stays external and is loaded by Node as usual.
+    conditions: ['source'],
+    logLevel: 'warning',
+    legalComments: 'none',
+    // Every output file sits directly in dist/server-<fingerprint>/, two levels below the package.
+    banner: {
+      js: `const __fleetServerRoot = new URL('../../', import.meta.url);\nconst __fleetUrl = (p) => new URL(p, __fleetServerRoot).href;`,
+    },
+    plugins: [
+      {
+        name: 'fleet-server',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (a) =>
+            a.path.startsWith('@fleet/') ? undefined : { external: true },
+          );
+          // Paths a module builds from import.meta.url (migrations, data files, the portal) stay
+          // relative to its source file, wherever the bundle puts its code.
+          b.onLoad({ filter: /\.ts$/ }, (a) => {
+            if (!a.path.startsWith(src)) return undefined;
+            let code = readFileSync(a.path, 'utf8');
+            const rel = relative(serverRoot, a.path).split('\\').join('/');
+            if (rel === 'src/main.ts') {
+              // main.ts imports src/<part>/plugin.ts at run time; here that is <part>-plugin.js.
+              const lookup = "join(here, part, 'plugin.ts')";
+              if (!code.includes(lookup))
+                throw new Error(`start-server: src/main.ts no longer contains ${lookup}; update the bundle`);
+              code = code.replace(lookup, 'fileURLToPath(new URL(`./${part}-plugin.js`, __fleetBundleUrl))');
+              code = code.replaceAll('import.meta.url', `__fleetUrl(${JSON.stringify(rel)})`);
+              code = code.replace('__fleetBundleUrl', 'import.meta.url');
+              return { contents: code, loader: 'ts' };
+            }
+            code = code.replaceAll('import.meta.url', `__fleetUrl(${JSON.stringify(rel)})`);
+            return { contents: code, loader: 'ts' };
+          });
+        },
+      },
+    ],
+  });
+}
+
+/** Keep the three newest bundles (a running server may still load chunks of an older one). */
+function prune(keep) {
+  const builds = readdirSync(distRoot)
+    .filter((d) => d.startsWith('server-'))
+    .map((d) => ({ d, at: statSync(join(distRoot, d)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { d } of builds.slice(3)) {
+    if (d !== keep && !d.includes('.tmp-')) rmSync(join(distRoot, d), { recursive: true, force: true });
+  }
+}
+
+async function compiled() {
+  const name = `server-${fingerprint()}`;
+  const out = join(distRoot, name);
+  const main = join(out, 'main.js');
+  if (!existsSync(main)) {
+    const t0 = Date.now();
+    const tmp = join(distRoot, `${name}.tmp-${process.pid}`);
+    rmSync(tmp, { recursive: true, force: true });
+    try {
+      await bundle(tmp);
+      try {
+        renameSync(tmp, out);
+      } catch (e) {
+        if (!existsSync(main)) throw e; // another start finished the same build first
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    const { stop } = await import('esbuild');
+    await stop();
+    console.log(
+      `Compiled the server in ${((Date.now() - t0) / 1000).toFixed(1)} s (${relative(serverRoot, out)}).`,
+    );
+    prune(name);
+  }
+  return main;
+}
+
+await import(pathToFileURL(await compiled()).href);
