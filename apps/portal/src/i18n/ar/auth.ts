@@ -33,7 +33,6 @@ export const auth = {
     backToLogin: 'العودة إلى تسجيل الدخول',
   },
   serverUnreachable: {
-    title: 'تعذّر الوصول إلى الخادم',
     retryNow: 'إعادة المحاولة الآن',
   },
   selectTransport: {

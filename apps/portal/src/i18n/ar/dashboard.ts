@@ -4,7 +4,7 @@ import type { dashboard as en } from '../en/dashboard';
 export const dashboard = {
   home: {
     title: 'الرئيسية',
-    greeting: 'مرحبًا بعودتك',
+    greeting: 'مرحبًا بعودتك، {{name}}',
     period: { label: 'الفترة' },
     kpi: {
       vehicles: 'المركبات',

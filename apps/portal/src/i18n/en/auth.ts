@@ -30,7 +30,6 @@ export const auth = {
     backToLogin: 'Back to sign in',
   },
   serverUnreachable: {
-    title: 'Server unreachable',
     retryNow: 'Retry now',
   },
   selectTransport: {

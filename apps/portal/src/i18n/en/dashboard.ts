@@ -1,7 +1,7 @@
 export const dashboard = {
   home: {
     title: 'Home',
-    greeting: 'Welcome back',
+    greeting: 'Welcome back, {{name}}',
     period: { label: 'Period' },
     kpi: {
       vehicles: 'Vehicles',

@@ -34,7 +34,7 @@ export default function HomePage() {
       <PageHeader
         className="mb-4"
         title={t('home.title')}
-        description={user ? `${t('home.greeting')}, ${user.name}` : undefined}
+        description={user ? t('home.greeting', { name: user.name }) : undefined}
       />
       <SegmentedFilter
         label={t('home.period.label')}

@@ -2,8 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatDate, type MessageKey } from '@fleet/core';
 import type { LiveVehicle } from '@fleet/api-client';
-import { DataTable, type ColumnDef } from '@fleet/ui';
-import { PageHeader } from '../../components/local-ui';
+import { DataTable, PageHeader, type ColumnDef } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { LiveStatusTabs } from '../../live/live-status-tabs';
 import { useTimeZone } from '../../entities/display';
@@ -79,6 +78,7 @@ export default function LiveListPage() {
   return (
     <div data-testid="live-list">
       <PageHeader
+        className="mb-4"
         title={t('page.list')}
         actions={
           <Link
