@@ -154,6 +154,9 @@ async function main(): Promise<void> {
         myBurst = bursts;
         await d.report(burst ? 5 : 1, 30_000);
         next += INTERVAL_MS;
+        // No sleep past the end: the devices' last idle interval would count as measured time in
+        // which nothing was offered (that made the sustained rate read ~10 s of idling too low).
+        if (next >= endAt) break;
         await sleep(Math.max(0, next - Date.now()));
       }
     });
