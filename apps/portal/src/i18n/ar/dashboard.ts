@@ -16,6 +16,11 @@ export const dashboard = {
       alerts: 'التنبيهات',
       unread: 'إشعارات غير مقروءة',
     },
-    chart: { distance: 'المسافة يوميًا', trips: 'الرحلات يوميًا' },
+    chart: {
+      distance: 'المسافة يوميًا',
+      trips: 'الرحلات يوميًا',
+      distanceMonthly: 'المسافة شهريًا',
+      tripsMonthly: 'الرحلات شهريًا',
+    },
   },
 } satisfies Catalog<typeof en>;

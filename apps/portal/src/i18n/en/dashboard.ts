@@ -13,6 +13,11 @@ export const dashboard = {
       alerts: 'Alerts',
       unread: 'Unread notifications',
     },
-    chart: { distance: 'Distance per day', trips: 'Trips per day' },
+    chart: {
+      distance: 'Distance per day',
+      trips: 'Trips per day',
+      distanceMonthly: 'Distance per month',
+      tripsMonthly: 'Trips per month',
+    },
   },
 } as const;

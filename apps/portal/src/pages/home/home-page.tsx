@@ -60,15 +60,16 @@ export default function HomePage() {
       {data ? (
         <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
           <BarChart
-            title={t('home.chart.distance')}
+            title={t(period === 'year' ? 'home.chart.distanceMonthly' : 'home.chart.distance')}
             timeZone={timeZone}
             timestamps={data.series.map((s) => Date.parse(s.at))}
             series={[
-              { label: t('home.kpi.distance'), values: data.series.map((s) => s.distance_km), unit: 'km' },
+              // The label names the unit (km) in the page's language.
+              { label: t('home.kpi.distance'), values: data.series.map((s) => s.distance_km) },
             ]}
           />
           <LineChart
-            title={t('home.chart.trips')}
+            title={t(period === 'year' ? 'home.chart.tripsMonthly' : 'home.chart.trips')}
             timeZone={timeZone}
             timestamps={data.series.map((s) => Date.parse(s.at))}
             series={[{ label: t('home.kpi.trips'), values: data.series.map((s) => s.trips), tone: 'live' }]}
@@ -76,7 +77,11 @@ export default function HomePage() {
           <p className="text-xs text-foreground-muted lg:col-span-2">
             <bdi dir="ltr">
               {formatDate(data.from, 'short', { locale: i18n.language, timeZone })} –{' '}
-              {formatDate(data.to, 'short', { locale: i18n.language, timeZone })}
+              {/* `to` is the exclusive end (the next midnight): show the period's last day. */}
+              {formatDate(new Date(Date.parse(data.to) - 1).toISOString(), 'short', {
+                locale: i18n.language,
+                timeZone,
+              })}
             </bdi>
           </p>
         </div>
