@@ -6,8 +6,8 @@
 // thread, and the transformed sources with their source maps stay in memory. Measured at rest with
 // the demo on PGlite: ~290 MB RSS through tsx, ~225-250 MB from the bundle.
 //
-// How: the inputs (this package's src, the workspace packages' src and package.json files, this
-// script) are fingerprinted by path, size and mtime; the bundle lives in dist/server-<fingerprint>/
+// How: the inputs (this package's src, the src and package.json of the workspace packages it uses,
+// this script) are fingerprinted by path, size and mtime; the bundle lives in dist/server-<fingerprint>/
 // (built into a temporary folder and renamed, so concurrent starts never see half a build) and is
 // imported in this same process, so no extra process stays around. Nothing is committed: a fresh
 // clone builds on its first start (about a second). `npm run dev` still runs the sources via tsx.
@@ -32,16 +32,38 @@ function walk(dir, out = []) {
   return out;
 }
 
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** Folders of the workspace packages the server bundles (its @fleet/* dependencies, transitively). */
+function workspaceDeps() {
+  const packages = join(repoRoot, 'packages');
+  const byName = new Map();
+  for (const name of existsSync(packages) ? readdirSync(packages) : []) {
+    const file = join(packages, name, 'package.json');
+    if (existsSync(file)) byName.set(readJson(file).name, join(packages, name));
+  }
+  const fleetDeps = (file) => {
+    const p = readJson(file);
+    return Object.keys({ ...p.dependencies, ...p.peerDependencies }).filter((n) => n.startsWith('@fleet/'));
+  };
+  const found = new Set();
+  const queue = fleetDeps(join(serverRoot, 'package.json'));
+  while (queue.length) {
+    const dir = byName.get(queue.shift());
+    if (!dir || found.has(dir)) continue;
+    found.add(dir);
+    queue.push(...fleetDeps(join(dir, 'package.json')));
+  }
+  return [...found];
+}
+
 function fingerprint() {
   const files = [
     fileURLToPath(import.meta.url),
     join(serverRoot, 'package.json'),
     ...walk(join(serverRoot, 'src')),
   ];
-  const packages = join(repoRoot, 'packages');
-  for (const name of existsSync(packages) ? readdirSync(packages) : []) {
-    files.push(join(packages, name, 'package.json'), ...walk(join(packages, name, 'src')));
-  }
+  for (const dir of workspaceDeps()) files.push(join(dir, 'package.json'), ...walk(join(dir, 'src')));
   const h = createHash('sha256');
   for (const f of files.sort()) {
     try {
