@@ -74,9 +74,6 @@ type Story = StoryObj<typeof meta>;
 
 /** Draw a polygon: pick the tool, click three points, Finish; the GeoJSON polygon is emitted. */
 export const DrawPolygon: Story = {
-  // Out of the screenshot run: the drawn outline's anti-aliasing differed by a few pixels in CI;
-  // play and axe cover it in every mode.
-  tags: ['skip-visual'],
   play: async ({ canvasElement, args }) => {
     const t = mapLabels(canvasElement);
     const canvas = within(canvasElement);
@@ -101,9 +98,6 @@ export const DrawPolygon: Story = {
 
 /** Draw a circle: centre click then radius click. */
 export const DrawCircle: Story = {
-  // Still flaky in the screenshot run (SVG overlay anti-aliasing differs by a sub-pixel between runs);
-  // play and axe cover it in every mode.
-  tags: ['skip-visual'],
   play: async ({ canvasElement, args }) => {
     const t = mapLabels(canvasElement);
     await userEvent.click(within(canvasElement).getByRole('button', { name: t.drawCircle }));
@@ -123,9 +117,6 @@ export const DrawCircle: Story = {
 
 /** Editing the depot: vertex handles can be nudged with the keyboard; the change is emitted as GeoJSON. */
 export const EditPolygon: Story = {
-  // Still flaky in the screenshot run (SVG overlay anti-aliasing differs by a sub-pixel between runs);
-  // play and axe cover it in every mode.
-  tags: ['skip-visual'],
   args: { editableId: 'depot' },
   play: async ({ canvasElement, args }) => {
     const t = mapLabels(canvasElement);
@@ -146,7 +137,10 @@ export const EditPolygon: Story = {
 /** Editing the circle: drag handles for centre and radius. */
 export const EditCircle: Story = {
   // Out of the screenshot run: in a clean-clone CI run the whole view came out shifted once (the
-  // keyboard nudge re-fits the map while tiles settle); play and axe cover it in every mode.
+  // keyboard nudge re-fits the map while tiles settle). Re-checked on 21 November 2026 after the
+  // renderer fixes in MapView (whole-pixel renderer origin after a zoom reset, whole-pixel circle
+  // centres) that made the other drawing stories stable: it passed five of six runs, not enough for
+  // a baseline. Play and axe cover it in every mode.
   tags: ['skip-visual'],
   args: { editableId: 'school' },
   play: async ({ canvasElement, args }) => {

@@ -68,6 +68,24 @@ export interface MapViewProps extends VariantProps<typeof mapViewVariants> {
   onViewChange?: (view: { center: [number, number]; zoom: number }) => void;
 }
 
+/** Leaflet's SVG renderer internals used below (not in its public types). */
+interface SvgInternals {
+  _updateCircle(layer: { _point: L.Point }): void;
+}
+
+/**
+ * The default vector renderer of every MapView: Leaflet's SVG renderer with circle centres on whole
+ * pixels. Leaflet rounds polyline and polygon points but not the centre of an `L.circle`, and a
+ * fractional arc was anti-aliased differently depending on how Chromium happened to tile and
+ * rasterise the layer, so geofence circles differed between otherwise identical screenshots.
+ */
+const PixelSnappedSvg = L.SVG.extend({
+  _updateCircle(this: L.SVG, layer: { _point: L.Point }) {
+    layer._point = layer._point.round();
+    (L.SVG.prototype as unknown as SvgInternals)._updateCircle.call(this, layer);
+  },
+}) as unknown as new () => L.SVG;
+
 function prefersReducedMotion(): boolean {
   return typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 }
@@ -113,6 +131,7 @@ export function MapView({
       zoom,
       zoomControl: false,
       attributionControl: false,
+      renderer: new PixelSnappedSvg(),
       zoomAnimation: shouldAnimate,
       fadeAnimation: shouldAnimate,
       markerZoomAnimation: shouldAnimate,
@@ -124,11 +143,26 @@ export function MapView({
       callbacks.current.onViewChange?.({ center: [c.lat, c.lng], zoom: instance.getZoom() });
     };
     instance.on('moveend', report);
+    // After a zoom change without animation Leaflet fires 'viewreset' last, and its vector
+    // renderers answer it with a transform computed from the unrounded centre (e.g.
+    // translate3d(-92.73px, -56.95px)). Chromium may then reuse tiles rasterised at another
+    // sub-pixel offset, so routes and circles came out anti-aliased differently from run to run.
+    // Re-placing each renderer at its whole-pixel origin (what a 'moveend' does) before the next
+    // frame keeps the vector overlays on the pixel grid.
+    const snapRenderers = () =>
+      queueMicrotask(() => {
+        if (!instance.getPane('mapPane')) return;
+        instance.eachLayer((layer) => {
+          if (layer instanceof L.Renderer) (layer as unknown as { _update(): void })._update();
+        });
+      });
+    instance.on('viewreset', snapRenderers);
     setMap(instance);
     setTheme(readMapTheme(el));
     callbacks.current.onReady?.(instance);
     return () => {
       instance.off('moveend', report);
+      instance.off('viewreset', snapRenderers);
       instance.remove();
       setMap(null);
     };

@@ -26,9 +26,6 @@ type Story = StoryObj<typeof meta>;
 
 /** Polyline, start/end dots and the playback bar: play, pause, speed, scrubber and time label. */
 export const Playback: Story = {
-  // Still flaky in the screenshot run (SVG overlay anti-aliasing differs by a sub-pixel between runs);
-  // play and axe cover it in every mode.
-  tags: ['skip-visual'],
   play: async ({ canvasElement, args }) => {
     const t = mapLabels(canvasElement);
     const canvas = within(canvasElement);
