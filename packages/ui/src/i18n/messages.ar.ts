@@ -44,6 +44,7 @@ export const ar = {
   statusUpdateTitle: 'تحديث الحالة',
   statusUpdateDescription: 'اختر الحالة الجديدة.',
   statusActive: 'نشط',
+  statusUpdateFailed: 'تعذّر تحديث الحالة.',
   statusExpired: 'منتهي',
   statusMaintenance: 'صيانة',
   otpTitle: 'أدخل رمز التحقق',

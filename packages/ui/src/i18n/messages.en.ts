@@ -46,6 +46,7 @@ export const en = {
   statusUpdateTitle: 'Update status',
   statusUpdateDescription: 'Choose the new status.',
   statusActive: 'Active',
+  statusUpdateFailed: 'Could not update the status.',
   statusExpired: 'Expired',
   statusMaintenance: 'Maintenance',
   otpTitle: 'Enter verification code',

@@ -36,7 +36,10 @@ export interface OtpDialogProps {
   onResend: () => void;
   /** Seconds before "Resend" is enabled (default 60). Derived from Date.now(). */
   resendAfterSeconds?: number;
-  /** Error state: true shows the kit message, a string shows that text. */
+  /**
+   * Error state: true shows the kit message, a string shows that text. Closing and reopening the
+   * dialog clears the digits and hides the error until the next attempt or a new error value.
+   */
   error?: boolean | string;
   verifying?: boolean;
   labels?: Labels;
@@ -86,23 +89,49 @@ export function OtpDialog({
     return () => clearInterval(timer);
   }, [remaining]);
 
-  // A new error clears the cells (state adjusted during render, not in an effect).
+  // Open state, controlled or not, so a reopened dialog can start afresh.
+  const [internalOpen, setInternalOpen] = useState(defaultOpen ?? false);
+  const isOpen = open ?? internalOpen;
+  const setOpen = (next: boolean) => {
+    setInternalOpen(next);
+    onOpenChange?.(next);
+  };
+  // An error is shown until the dialog is closed: reopened, it starts with empty cells and no
+  // error, even if the caller still passes the old `error`; a new `error` value, or the caller's
+  // `error` after a new attempt, shows again. State adjusted during render, not in an effect.
+  const [errorHidden, setErrorHidden] = useState(false);
+  const [seenOpen, setSeenOpen] = useState(isOpen);
+  if (isOpen !== seenOpen) {
+    setSeenOpen(isOpen);
+    if (isOpen) {
+      setCells(Array.from({ length }, () => ''));
+      setErrorHidden(true);
+    }
+  }
+
+  // A new error clears the cells.
   const [seenError, setSeenError] = useState(error);
   if (error !== seenError) {
     setSeenError(error);
+    setErrorHidden(false);
     if (error) setCells(Array.from({ length }, () => ''));
   }
 
   const code = cells.join('');
   const complete = code.length === length;
-  const errorText = typeof error === 'string' ? error : error ? text.otpInvalid : null;
+  const errorText = errorHidden ? null : typeof error === 'string' ? error : error ? text.otpInvalid : null;
+
+  function verify(full: string) {
+    setErrorHidden(false);
+    onVerify(full);
+  }
 
   function write(index: number, value: string) {
     const { cells: next, focus } = fillCells(cells, index, value);
     setCells(next);
     refs.current[focus]?.focus();
     const full = next.join('');
-    if (full.length === length && next.every((c) => c !== '')) onVerify(full);
+    if (full.length === length && next.every((c) => c !== '')) verify(full);
   }
 
   function onKeyDown(index: number, event: KeyboardEvent<HTMLInputElement>) {
@@ -122,9 +151,8 @@ export function OtpDialog({
 
   return (
     <Dialog
-      open={open}
-      defaultOpen={defaultOpen}
-      onOpenChange={onOpenChange}
+      open={isOpen}
+      onOpenChange={setOpen}
       trigger={trigger}
       size="sm"
       title={text.otpTitle}
@@ -137,7 +165,7 @@ export function OtpDialog({
         data-slot="otp"
         onSubmit={(e) => {
           e.preventDefault();
-          if (complete) onVerify(code);
+          if (complete) verify(code);
         }}
         className="flex flex-col gap-4"
       >

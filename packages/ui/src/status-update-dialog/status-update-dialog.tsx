@@ -24,6 +24,7 @@ type Labels = Partial<
     | 'statusInactive'
     | 'statusExpired'
     | 'statusMaintenance'
+    | 'statusUpdateFailed'
     | 'save'
     | 'cancel'
     | 'close'
@@ -39,7 +40,11 @@ export interface StatusUpdateDialogProps {
   entityKind?: 'vehicle' | 'other';
   /** Current status, preselected. */
   value?: EntityStatusUpdate;
-  /** Called with the chosen status; the dialog closes when it resolves. */
+  /**
+   * Called with the chosen status; the dialog closes when it resolves. When it rejects (the server
+   * refused the change) the dialog stays open and shows the error's message (the API client puts
+   * the server's message there), or 'Could not update the status.' when it has none.
+   */
   onSubmit: (status: EntityStatusUpdate) => Promise<void> | void;
   labels?: Labels;
 }
@@ -62,6 +67,7 @@ export function StatusUpdateDialog({
       'statusInactive',
       'statusExpired',
       'statusMaintenance',
+      'statusUpdateFailed',
       'save',
       'cancel',
       'close',
@@ -71,9 +77,11 @@ export function StatusUpdateDialog({
   const [internalOpen, setInternalOpen] = useState(defaultOpen ?? false);
   const [choice, setChoice] = useState<EntityStatusUpdate>(value);
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const isOpen = open ?? internalOpen;
   const setOpen = (next: boolean) => {
     if (next) setChoice(value);
+    setError(null);
     setInternalOpen(next);
     onOpenChange?.(next);
   };
@@ -85,9 +93,12 @@ export function StatusUpdateDialog({
   };
   async function submit() {
     setBusy(true);
+    setError(null);
     try {
       await onSubmit(choice);
       setOpen(false);
+    } catch (e) {
+      setError(e instanceof Error && e.message.trim() ? e.message : text.statusUpdateFailed);
     } finally {
       setBusy(false);
     }
@@ -121,6 +132,15 @@ export function StatusUpdateDialog({
         onValueChange={(v) => setChoice(v as EntityStatusUpdate)}
         options={statusOptionsFor(entityKind).map((s) => ({ value: s, label: label[s] }))}
       />
+      {error ? (
+        <p
+          role="alert"
+          data-slot="status-update-error"
+          className="mt-3 rounded-md bg-danger-soft px-3 py-2 text-sm text-danger"
+        >
+          {error}
+        </p>
+      ) : null}
     </Dialog>
   );
 }

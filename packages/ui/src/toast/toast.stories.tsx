@@ -83,25 +83,117 @@ export const Stacking: Story = {
 };
 
 /**
- * Timing: a 400 ms toast stays while hovered and leaves after. Uses real time, so it is left out of
- * the screenshot run (which pins the clock); the Kinds and Stacking stories cover the visuals.
+ * A manual clock for the timing stories: lifetimes and pauses are checked by moving this clock, not
+ * by waiting in real time, so the stories are deterministic (and screenshot-stable). `reads` counts
+ * the provider's clock reads; while a timed toast runs, every expiry tick reads it once.
+ */
+const clock = {
+  t: 0,
+  reads: 0,
+  now: () => {
+    clock.reads++;
+    return clock.t;
+  },
+};
+/** Resolves after the provider has run `n` more expiry ticks (it reads the clock on each). */
+async function ticks(n = 3) {
+  const start = clock.reads;
+  await waitFor(() => expect(clock.reads).toBeGreaterThanOrEqual(start + n));
+}
+
+function TimedTriggers() {
+  const { toast } = useToast();
+  return (
+    <div className="flex gap-2">
+      <Button onClick={() => toast({ kind: 'success', message: 'Vehicle saved', timeout: 400 })}>Save</Button>
+      <Button
+        variant="danger"
+        onClick={() =>
+          toast({
+            kind: 'error',
+            message: 'Error deleting driver',
+            caption: 'Error 409: Conflict',
+            timeout: 60_000,
+          })
+        }
+      >
+        Delete
+      </Button>
+    </div>
+  );
+}
+
+function timedRender() {
+  return (
+    <ToastProvider tickMs={20} now={clock.now}>
+      <TimedTriggers />
+    </ToastProvider>
+  );
+}
+
+/**
+ * A 400 ms toast stays while hovered, however long, and then gets the rest of its lifetime. The
+ * 60 s error toast keeps the expiry ticks running meanwhile.
  */
 export const PauseOnHover: Story = {
-  tags: ['skip-visual'],
-  render: () => (
-    <ToastProvider tickMs={50}>
-      <Trigger timeout={400} />
-    </ToastProvider>
-  ),
+  beforeEach: () => {
+    clock.t = 0;
+  },
+  render: timedRender,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Save' }));
-    const toast = await screen.findByRole('status');
-    await userEvent.hover(toast);
-    await new Promise((r) => setTimeout(r, 700));
-    await expect(screen.getByRole('status')).toBeInTheDocument();
-    await userEvent.unhover(toast);
-    await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument(), { timeout: 2000 });
+    await userEvent.click(canvas.getByRole('button', { name: 'Delete' }));
+    const saved = await screen.findByRole('status');
+    clock.t = 100;
+    await userEvent.hover(saved);
+    await waitFor(() => expect(saved).toHaveAttribute('data-paused', 'true'));
+    clock.t = 10_000;
+    await ticks();
+    await expect(saved).toBeInTheDocument();
+    await userEvent.unhover(saved);
+    await waitFor(() => expect(saved).not.toHaveAttribute('data-paused'));
+    // 300 ms of its lifetime were left when the pointer came in.
+    clock.t = 10_250;
+    await ticks();
+    await expect(saved).toBeInTheDocument();
+    clock.t = 10_300;
+    await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
+    await expect(screen.getByRole('alert')).toHaveTextContent('Error deleting driver');
+  },
+};
+
+/**
+ * Keyboard users: focus inside the toast (its dismiss button) pauses it too, and the pointer leaving
+ * does not resume it while focus stays; it resumes when focus leaves.
+ */
+export const PauseOnFocus: Story = {
+  beforeEach: () => {
+    clock.t = 0;
+  },
+  render: timedRender,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Save' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Delete' }));
+    const saved = await screen.findByRole('status');
+    clock.t = 100;
+    within(saved).getByRole('button').focus();
+    await waitFor(() => expect(saved).toHaveAttribute('data-paused', 'true'));
+    await userEvent.hover(saved);
+    await userEvent.unhover(saved);
+    clock.t = 10_000;
+    await ticks();
+    await expect(saved).toBeInTheDocument();
+    await expect(saved).toHaveAttribute('data-paused', 'true');
+    canvas.getByRole('button', { name: 'Save' }).focus();
+    await waitFor(() => expect(saved).not.toHaveAttribute('data-paused'));
+    clock.t = 10_250;
+    await ticks();
+    await expect(saved).toBeInTheDocument();
+    clock.t = 10_300;
+    await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
+    await expect(screen.getByRole('alert')).toBeInTheDocument();
   },
 };
 

@@ -5,9 +5,11 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
+  type FocusEvent,
   type ReactNode,
 } from 'react';
 import { focusRing } from '../button';
@@ -46,6 +48,10 @@ type ToastLabels = Partial<
 export interface ToastCardProps {
   toast: Toast;
   onDismiss?: () => void;
+  /**
+   * Paused while the pointer is over the toast or focus is inside it (keyboard users reading it or
+   * reaching its dismiss button); called when that changes.
+   */
   onPauseChange?: (paused: boolean) => void;
   labels?: ToastLabels;
   className?: string;
@@ -58,6 +64,25 @@ export function ToastCard({ toast, onDismiss, onPauseChange, labels, className }
   const kindLabel = { success: text.toastSuccess, warning: text.toastWarning, error: text.toastError }[
     toast.kind
   ];
+  // Hover and focus are tracked apart: leaving with the mouse must not resume a toast that still
+  // holds the keyboard focus, and the other way round.
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const paused = hovered || focused;
+  const pauseChange = useRef(onPauseChange);
+  useLayoutEffect(() => {
+    pauseChange.current = onPauseChange;
+  });
+  const reported = useRef(false);
+  useEffect(() => {
+    if (paused === reported.current) return;
+    reported.current = paused;
+    pauseChange.current?.(paused);
+  }, [paused]);
+  const onBlur = (e: FocusEvent<HTMLDivElement>) => {
+    // Focus moving between elements of the same toast keeps it paused.
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+  };
   return (
     <div
       role={toast.kind === 'error' ? 'alert' : 'status'}
@@ -66,10 +91,11 @@ export function ToastCard({ toast, onDismiss, onPauseChange, labels, className }
       data-slot="toast"
       data-variant={toast.kind}
       data-tone={toast.tone}
-      onMouseEnter={() => onPauseChange?.(true)}
-      onMouseLeave={() => onPauseChange?.(false)}
-      onFocus={() => onPauseChange?.(true)}
-      onBlur={() => onPauseChange?.(false)}
+      data-paused={paused || undefined}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={onBlur}
       className={cn(toastRecipe({ kind: toast.kind }), className)}
     >
       <span
@@ -106,9 +132,9 @@ export function ToastCard({ toast, onDismiss, onPauseChange, labels, className }
 
 interface ActiveToast extends Toast {
   id: number;
-  /** Remaining lifetime in ms while paused; timing is derived from Date.now(). */
+  /** Remaining lifetime in ms while paused; timing is derived from the provider's clock. */
   remaining: number;
-  /** Date.now() when the current running period started; null while paused. */
+  /** Clock time when the current running period started; null while paused. */
   runningSince: number | null;
 }
 
@@ -132,8 +158,13 @@ export interface ToastProviderProps {
   children?: ReactNode;
   /** Toasts shown at once; older ones beyond this are dropped. Default 5. */
   max?: number;
-  /** Poll interval for expiry; lifetimes are computed from Date.now(). Default 200 ms. */
+  /** Poll interval for expiry; lifetimes are computed from `now`. Default 200 ms. */
   tickMs?: number;
+  /**
+   * Clock in ms (default `Date.now`). Stories and tests pass a manual clock so lifetimes and pauses
+   * are checked without waiting in real time.
+   */
+  now?: () => number;
   labels?: ToastLabels;
 }
 
@@ -142,11 +173,21 @@ export interface ToastProviderProps {
  * 5000 ms (from @fleet/core); 0 keeps a toast until dismissed; hovering or focusing a toast
  * pauses its timer. Newest toasts are at the bottom, nearest the corner.
  */
-export function ToastProvider({ children, max = 5, tickMs = 200, labels }: ToastProviderProps) {
+export function ToastProvider({
+  children,
+  max = 5,
+  tickMs = 200,
+  now = Date.now,
+  labels,
+}: ToastProviderProps) {
   const [toasts, setToasts] = useState<ActiveToast[]>([]);
   const nextId = useRef(1);
   const { locale } = useUi();
   const text = useLabels(['toastRegion'], labels);
+  const clock = useRef(now);
+  useLayoutEffect(() => {
+    clock.current = now;
+  });
 
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const api = useMemo<ToastApi>(
@@ -155,7 +196,7 @@ export function ToastProvider({ children, max = 5, tickMs = 200, labels }: Toast
         const toast = createToast(input, locale);
         const id = nextId.current++;
         setToasts((list) =>
-          [...list, { ...toast, id, remaining: toast.timeout, runningSince: Date.now() }].slice(-max),
+          [...list, { ...toast, id, remaining: toast.timeout, runningSince: clock.current() }].slice(-max),
         );
         return id;
       },
@@ -169,10 +210,10 @@ export function ToastProvider({ children, max = 5, tickMs = 200, labels }: Toast
   useEffect(() => {
     if (!hasTimed) return;
     const timer = setInterval(() => {
-      const now = Date.now();
+      const at = clock.current();
       setToasts((list) => {
         const kept = list.filter(
-          (t) => t.timeout === 0 || t.runningSince === null || now - t.runningSince < t.remaining,
+          (t) => t.timeout === 0 || t.runningSince === null || at - t.runningSince < t.remaining,
         );
         return kept.length === list.length ? list : kept;
       });
@@ -181,13 +222,13 @@ export function ToastProvider({ children, max = 5, tickMs = 200, labels }: Toast
   }, [hasTimed, tickMs]);
 
   const setPaused = useCallback((id: number, paused: boolean) => {
-    const now = Date.now();
+    const at = clock.current();
     setToasts((list) =>
       list.map((t) => {
         if (t.id !== id) return t;
         if (paused && t.runningSince !== null)
-          return { ...t, remaining: t.remaining - (now - t.runningSince), runningSince: null };
-        if (!paused && t.runningSince === null) return { ...t, runningSince: now };
+          return { ...t, remaining: t.remaining - (at - t.runningSince), runningSince: null };
+        if (!paused && t.runningSince === null) return { ...t, runningSince: at };
         return t;
       }),
     );
