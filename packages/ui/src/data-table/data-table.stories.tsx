@@ -261,8 +261,10 @@ export const ColumnVisibility: Story = {
 /** 10,000 rows in a virtualised viewport: only the visible rows are in the DOM; rows are keyboard-navigable. */
 export const Virtualized10k: Story = {
   // Left out of the screenshot run: after End, Enter and a sort, the virtualizer's scroll position
-  // still settles asynchronously and stills differed between runs. Its play function (virtual rows,
-  // keyboard, sorting) runs in every mode.
+  // still settles asynchronously. Re-checked on 21 November 2026 with three runs over one build: two
+  // of three runs differed (once the baseline itself caught the unsorted end of the list), so it
+  // stays out. Its play function (virtual rows, keyboard, sorting) runs in every mode; the other
+  // DataTable stories cover the table's visuals.
   tags: ['skip-visual'],
   args: { data: rows10k, virtualize: true, height: 420, density: 'compact', onRowClick: fn() },
   play: async ({ canvasElement, args }) => {
