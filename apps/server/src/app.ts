@@ -42,11 +42,36 @@ declare module 'fastify' {
   }
 }
 
+/** When each user's language was last saved by this process (see rememberLocale). */
+const localeSavedAt = new Map<string, number>();
+
+/**
+ * The spec has the portal send the chosen language as X-Locale on every call. What the server writes
+ * later, outside any request (alert notifications, pushes, e-mails), uses the user's saved language, so a
+ * signed-in request whose X-Locale differs from it saves it. At most once a minute per user and process,
+ * so two tabs in two languages cannot turn every request into a write.
+ */
+async function rememberLocale(req: FastifyRequest, principal: Principal): Promise<void> {
+  const header = req.headers['x-locale'];
+  if (typeof header !== 'string' || header.trim() === '') return;
+  const saved: Locale = principal.user.locale.toLowerCase().startsWith('ar') ? 'ar' : 'en';
+  if (req.locale === saved) return;
+  const at = Date.now();
+  if (at - (localeSavedAt.get(principal.user.uuid) ?? 0) < 60_000) return;
+  if (localeSavedAt.size > 10_000) localeSavedAt.clear();
+  localeSavedAt.set(principal.user.uuid, at);
+  await req.server.ctx.storage.db.query('UPDATE users SET locale = $2 WHERE id = $1', [
+    principal.user.id,
+    req.locale,
+  ]);
+}
+
 /** The signed-in principal of a request, or 401. */
 export async function requirePrincipal(req: FastifyRequest): Promise<Principal> {
   if (req.principalCache === undefined) {
     const { storage, now } = req.server.ctx;
     req.principalCache = await sessionFromToken(storage.db, bearerToken(req), now());
+    if (req.principalCache) await rememberLocale(req, req.principalCache);
   }
   if (!req.principalCache) throw unauthenticated();
   return req.principalCache;

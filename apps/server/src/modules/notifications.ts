@@ -4,6 +4,8 @@ import { notFound } from '../http/errors';
 import type { Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
+import type { Locale } from '../http/i18n';
+import { alertMessagesEn, renderMessage, type AlertMessageKey } from '../pipeline/alerts/messages';
 
 interface NotificationRow {
   uuid: string;
@@ -25,14 +27,39 @@ const SELECT = `SELECT n.uuid, n.type, n.title, n.message, n.created_at, n.devic
    FROM vehicles v WHERE v.id = n.vehicle_id) AS vehicle
   FROM notifications n`;
 
-/** Contract view of a notification; the violation value is a number when it reads as one. */
-export function notificationView(r: NotificationRow) {
+const isAlertKey = (k: unknown): k is AlertMessageKey => typeof k === 'string' && k in alertMessagesEn;
+
+/**
+ * Title and message in `locale`. An alert stores the text in its recipient's language when it fires,
+ * and its message keys and parameters in `data` (title_key, message_key, params); lists and details
+ * render those again in the language of the request, so a user who switches to Arabic reads every
+ * notification in Arabic, old ones included. Rows without keys (created through the API) keep their text.
+ */
+function localizedText(r: NotificationRow, locale: Locale | undefined): { title: string; message: string } {
+  const d = r.data ?? {};
+  const params = d.params;
+  if (
+    !locale ||
+    !isAlertKey(d.title_key) ||
+    !isAlertKey(d.message_key) ||
+    typeof params !== 'object' ||
+    params === null
+  )
+    return { title: r.title, message: r.message };
+  const p = params as Record<string, string | number>;
+  return { title: renderMessage(d.title_key, p, locale), message: renderMessage(d.message_key, p, locale) };
+}
+
+/**
+ * Contract view of a notification; the violation value is a number when it reads as one. With a
+ * locale, alert texts are rendered in it (see localizedText); without, the stored text is shown.
+ */
+export function notificationView(r: NotificationRow, locale?: Locale) {
   const vv = r.violation_value;
   return {
     uuid: r.uuid,
     type: r.type as 'general',
-    title: r.title,
-    message: r.message,
+    ...localizedText(r, locale),
     created_at: iso(r.created_at)!,
     device_created_at: iso(r.device_created_at),
     vehicle: r.vehicle
@@ -113,7 +140,7 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
   route(
     app,
     'notifications.list',
-    async ({ query, tenant, principal }) => {
+    async ({ req, query, tenant, principal }) => {
       const params: unknown[] = [principal.user.id, tenant.companyId];
       const where = ['n.user_id = $1', 'n.company_id = $2'];
       const add = (sql: string, v: unknown) => {
@@ -143,7 +170,7 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
       );
       const total = c?.n ?? 0;
       return {
-        data: rows.map(notificationView),
+        data: rows.map((r) => notificationView(r, req.locale)),
         total,
         current_page: query.page,
         last_page: Math.max(1, Math.ceil(total / query.limit)),
@@ -178,8 +205,8 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
   route(
     app,
     'notifications.show',
-    async ({ params, tenant, principal }) => ({
-      data: notificationView(await own(params.uuid, principal.user.id, tenant.companyId)),
+    async ({ req, params, tenant, principal }) => ({
+      data: notificationView(await own(params.uuid, principal.user.id, tenant.companyId), req.locale),
     }),
     perm,
   );
@@ -187,13 +214,15 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
   route(
     app,
     'notifications.read',
-    async ({ params, tenant, principal }) => {
+    async ({ req, params, tenant, principal }) => {
       await own(params.uuid, principal.user.id, tenant.companyId);
       await db.query('UPDATE notifications SET read_at = coalesce(read_at, $2) WHERE uuid = $1', [
         params.uuid,
         app.ctx.now().toISOString(),
       ]);
-      return { data: notificationView(await own(params.uuid, principal.user.id, tenant.companyId)) };
+      return {
+        data: notificationView(await own(params.uuid, principal.user.id, tenant.companyId), req.locale),
+      };
     },
     perm,
   );

@@ -418,7 +418,14 @@ export class SqlPipelineStore implements PipelineStore {
           row.title,
           row.message,
           a.violationValue === null ? null : String(a.violationValue),
-          JSON.stringify({ ...(a.data ?? {}), dedupe_key: a.dedupeKey, params: a.params }),
+          JSON.stringify({
+            ...(a.data ?? {}),
+            dedupe_key: a.dedupeKey,
+            // The keys let lists render the text again in the reader's language (modules/notifications.ts).
+            title_key: a.titleKey,
+            message_key: a.messageKey,
+            params: a.params,
+          }),
           a.deviceCreatedAt,
         ],
       );
