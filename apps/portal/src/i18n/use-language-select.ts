@@ -1,4 +1,5 @@
 import type { ChangeEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { storageKeys } from '@fleet/core';
 import type { NativeSelectProps } from '@fleet/ui';
@@ -14,6 +15,7 @@ import { changeLanguage, languages, type Language } from './i18n';
 export function useLanguageSelect(): NativeSelectProps & { 'data-testid': string } {
   const { t, i18n } = useTranslation('common');
   const { storage } = useServices();
+  const queries = useQueryClient();
   return {
     'aria-label': t('language.label'),
     size: 'sm',
@@ -25,7 +27,9 @@ export function useLanguageSelect(): NativeSelectProps & { 'data-testid': string
     onChange: (event: ChangeEvent<HTMLSelectElement>) => {
       const language = event.target.value as Language;
       storage.setItem(storageKeys.locale, language);
-      void changeLanguage(i18n, language);
+      // Refetch what is on screen once the language is switched: the server words some of it (alert
+      // notifications, errors) in the X-Locale of the request, and learns the user's new language.
+      void changeLanguage(i18n, language).then(() => queries.invalidateQueries());
     },
     'data-testid': 'language-switch',
   };
