@@ -146,8 +146,9 @@ async function expectWsCaughtUp(
         `&from=${encodeURIComponent(new Date(from).toISOString())}&limit=500`,
       { headers: { authorization: `Bearer ${fleet.admin.token}`, 'x-transport-uuid': fleet.company.uuid } },
     );
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { data: { created_at: string }[] };
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    const body = JSON.parse(text) as { data: { created_at: string }[] };
     for (const r of body.data) {
       const t = Date.parse(r.created_at);
       if (!seen.has(t)) fromApi++;
