@@ -156,6 +156,9 @@ for (const language of ['en-US', 'ar'] as const) {
       await expect(items.first()).toBeVisible({ timeout: 30_000 });
       const uuid = await items.first().getAttribute('data-uuid');
       expect(uuid).toBeTruthy();
+      // Alerts read in the page's language, whatever language they were stored in.
+      if (language === 'ar')
+        await expect(items.first().getByTestId('notification-title')).toHaveText(/[\u0600-\u06FF]/);
       await items.first().getByTestId('mark-read').click();
       await expect(page.locator(`[data-testid="notification-item"][data-uuid="${uuid}"]`)).toHaveCount(0);
     });

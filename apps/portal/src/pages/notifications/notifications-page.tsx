@@ -98,6 +98,7 @@ export default function NotificationsPage() {
               <Link
                 to={`/dashboard/notifications/details/${n.uuid}`}
                 className="font-medium text-foreground hover:underline"
+                data-testid="notification-title"
               >
                 {n.title}
               </Link>
