@@ -349,4 +349,91 @@ describe('pipeline clock-work failover (stored trip instances and fired alerts)'
     );
     expect(row!.last_time).toBe(fixes[9]!.time);
   });
+
+  it('a batch whose pipeline failed (database away) is gone through again with the next one', async () => {
+    const db = storage.db;
+    const [d] = await db.query<{ id: number; uuid: string }>(
+      `INSERT INTO devices (company_id, imei, type) VALUES ($1, '356307042449005', 'teltonika') RETURNING id, uuid`,
+      [ids.company],
+    );
+    const [v] = await db.query<{ id: number; uuid: string }>(
+      `INSERT INTO vehicles (company_id, license_plate_number, device_imei) VALUES ($1, 'TRUCK 5', '356307042449005')
+       RETURNING id, uuid`,
+      [ids.company],
+    );
+    const t0 = at(10, 0);
+    // Ignition on, on, off (batch 2, whose notifications cannot be stored), on (batch 3).
+    const fixes = [true, true, false, true].map((ignition, i) => ({ time: t0 + i * 10_000, ignition }));
+    await storage.insertLocations(
+      fixes.map((f) => ({
+        deviceId: d!.id,
+        vehicleId: v!.id,
+        companyId: ids.company,
+        fixTime: new Date(f.time),
+        latitude: 25.3,
+        longitude: 55.3,
+        speed: 0,
+        ignition: f.ignition,
+        ioElements: { 239: { value: f.ignition ? 1 : 0 } },
+        valid: true,
+      })),
+    );
+    const store = new SqlPipelineStore(storage.db);
+    let failNext = false;
+    const flaky = Object.assign(Object.create(store) as SqlPipelineStore, {
+      insertNotifications: async (rows: Parameters<SqlPipelineStore['insertNotifications']>[0]) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('connection terminated');
+        }
+        return store.insertNotifications(rows);
+      },
+    });
+    const bus = new InProcessBus();
+    const errors: unknown[] = [];
+    const service = new PipelineService({
+      store: flaky,
+      bus,
+      salik,
+      timeZone: 'Asia/Dubai',
+      now: () => t0 + 60_000,
+      persistState: true,
+      onError: (err) => errors.push(err),
+    });
+    const stop = service.start();
+    const publish = (from: number, to: number) =>
+      bus.publish(`locations.${uuids.company}.${d!.uuid}`, {
+        companyUuid: uuids.company,
+        deviceUuid: d!.uuid,
+        vehicleUuid: v!.uuid,
+        records: fixes.slice(from, to).map((f) => ({
+          fixTime: new Date(f.time).toISOString(),
+          latitude: 25.3,
+          longitude: 55.3,
+          speed: 0,
+          ignition: f.ignition,
+          ioElements: { 239: f.ignition ? 1 : 0 },
+          valid: true,
+        })),
+      } satisfies LocationBatchMessage);
+    await publish(0, 2);
+    await service.saveStates();
+    failNext = true;
+    await publish(2, 3);
+    await service.saveStates();
+    expect(errors).toHaveLength(1);
+    await publish(3, 4);
+    await service.saveStates();
+    stop();
+    const stored = await db.query<{ type: string; t: string }>(
+      `SELECT type, to_char(device_created_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS t FROM notifications
+       WHERE vehicle_id = $1 ORDER BY device_created_at`,
+      [v!.id],
+    );
+    const hms = (i: number) => new Date(fixes[i]!.time).toISOString().slice(11, 19);
+    expect(stored).toEqual([
+      { type: 'ignition_off', t: hms(2) },
+      { type: 'ignition_on', t: hms(3) },
+    ]);
+  });
 });

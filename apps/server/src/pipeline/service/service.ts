@@ -164,6 +164,9 @@ export class PipelineService {
         try {
           await this.handleBatch(msg);
         } catch (err) {
+          // persistState: the device's next batch starts again from its stored state and goes
+          // through the records of this one too (they are stored), instead of skipping them.
+          this.loaded.delete(msg.deviceUuid);
           this.opts.onError?.(err);
         }
       },
