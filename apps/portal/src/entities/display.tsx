@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatusLabel } from './use-status-label';
 import { VehiclePlate, type PlateFields } from './vehicle-plate';
+import { VehicleRef } from './vehicle-ref';
 
 /** Option groups of the fields namespace by field name (and entity when the same name differs). */
 export function optionGroup(field: string, segment?: string): string | null {
@@ -51,7 +52,13 @@ export function useFieldLabel(): (field: string) => string {
 /** Entity and trip statuses -> the kit's semantic tones (Active -> live, Expired -> offline ...). */
 export function entityStatusTone(status: string): StatusTone {
   if (status === 'active' || status === 'completed' || status === 'online') return 'live';
-  if (status === 'expired' || status === 'cancelled' || status === 'missed' || status === 'unplugged')
+  if (
+    status === 'expired' ||
+    status === 'cancelled' ||
+    status === 'missed' ||
+    status === 'unplugged' ||
+    status === 'offline'
+  )
     return 'offline';
   if (status === 'maintenance' || status === 'delayed' || status === 'pending' || status === 'started')
     return 'idle';
@@ -87,7 +94,14 @@ export function FieldValue({
   const timeZone = useTimeZone();
   if (value === null || value === undefined || value === '')
     return <span className="text-foreground-muted">{t('field.none')}</span>;
-  if (field === 'status' || field === 'current_status') return <StatusBadge status={String(value)} />;
+  if (field === 'status') return <StatusBadge status={String(value)} />;
+  if (field === 'current_status')
+    return (
+      <DetailStatusBadge tone={entityStatusTone(String(value))}>
+        {ft(`option.connection.${String(value)}`, { defaultValue: String(value) })}
+      </DetailStatusBadge>
+    );
+  if (field === 'vehicle_uuid' && typeof value === 'string') return <VehicleRef uuid={value} />;
   if (typeof value === 'boolean') return t(value ? 'field.yes' : 'field.no');
   const group = optionGroup(field, segment);
   if (group && typeof value === 'string') return ft(`option.${group}.${value}`, { defaultValue: value });
