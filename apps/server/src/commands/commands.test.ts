@@ -36,6 +36,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 beforeEach(async () => {
+  // The API stamps commands with the harness clock and the gateway expires queued ones by the real
+  // clock (one clock in production): keep them together, or a command created "yesterday" by a fixed
+  // harness date is already past the 24 h expiry when the gateway looks at it.
+  h.clock.now = new Date();
   await h.reset();
   w = await buildWorld(h.storage.db);
   fx = await addDevices(h.storage.db, w.a.id, [
