@@ -577,22 +577,30 @@ export class SqlPipelineStore implements PipelineStore {
         [i.id, i.status, i.endedAt ? new Date(i.endedAt).toISOString() : null, data],
       );
       if (updated.length) continue;
-      await this.db.query(
-        `INSERT INTO trips (company_id, sub_company_id, branch_id, school_id, name, status, vehicle_id, driver_id,
-           scheduled_trip_id, start_at, end_at, data)
-         SELECT t.company_id, t.sub_company_id, t.branch_id, t.school_id, t.name, $2, t.vehicle_id, t.driver_id, t.id,
-                $3::timestamptz, $4::timestamptz, $5::jsonb
-         FROM scheduled_trips t WHERE t.uuid = $1
-         ON CONFLICT ((data->>'instance_id')) WHERE data ? 'instance_id' DO NOTHING`,
-        [
-          i.tripId,
-          i.status,
-          new Date(i.plannedStart).toISOString(),
-          i.endedAt ? new Date(i.endedAt).toISOString() : null,
-          data,
-        ],
-      );
+      await this.insertInstance(i, data);
     }
+  }
+
+  /**
+   * Inserts the trip row of an instance (from its scheduled trip). The unique index on
+   * data->>'instance_id' (migration 0011) makes a concurrent second insert a no-op.
+   */
+  private async insertInstance(i: TripInstance, data: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO trips (company_id, sub_company_id, branch_id, school_id, name, status, vehicle_id, driver_id,
+         scheduled_trip_id, start_at, end_at, data)
+       SELECT t.company_id, t.sub_company_id, t.branch_id, t.school_id, t.name, $2, t.vehicle_id, t.driver_id, t.id,
+              $3::timestamptz, $4::timestamptz, $5::jsonb
+       FROM scheduled_trips t WHERE t.uuid = $1
+       ON CONFLICT ((data->>'instance_id')) WHERE data ? 'instance_id' DO NOTHING`,
+      [
+        i.tripId,
+        i.status,
+        new Date(i.plannedStart).toISOString(),
+        i.endedAt ? new Date(i.endedAt).toISOString() : null,
+        data,
+      ],
+    );
   }
 
   /** The columns and data fields of a stored instance (the full instance is kept in `data.instance`). */
@@ -621,22 +629,7 @@ export class SqlPipelineStore implements PipelineStore {
         [i.id, JSON.stringify(i)],
       );
       if (upgraded.length) continue;
-      // The unique index on data->>'instance_id' (migration 0011) makes a concurrent second insert a no-op.
-      await this.db.query(
-        `INSERT INTO trips (company_id, sub_company_id, branch_id, school_id, name, status, vehicle_id, driver_id,
-           scheduled_trip_id, start_at, end_at, data)
-         SELECT t.company_id, t.sub_company_id, t.branch_id, t.school_id, t.name, $2, t.vehicle_id, t.driver_id, t.id,
-                $3::timestamptz, $4::timestamptz, $5::jsonb
-         FROM scheduled_trips t WHERE t.uuid = $1
-         ON CONFLICT ((data->>'instance_id')) WHERE data ? 'instance_id' DO NOTHING`,
-        [
-          i.tripId,
-          i.status,
-          new Date(i.plannedStart).toISOString(),
-          i.endedAt ? new Date(i.endedAt).toISOString() : null,
-          SqlPipelineStore.instanceData(i, 0),
-        ],
-      );
+      await this.insertInstance(i, SqlPipelineStore.instanceData(i, 0));
     }
   }
 
