@@ -93,21 +93,6 @@ export function route<N extends EndpointName>(
   });
 }
 
-/**
- * Answer with JSON text built elsewhere (the database), skipping serialization. Under vitest and
- * with RESPONSE_VALIDATION=strict the text is parsed and checked against the endpoint's response
- * schema first, like every other answer, so the tests keep proving it against the contract.
- */
-export function sendJsonText(reply: FastifyReply, name: EndpointName, text: string): FastifyReply {
-  if (validateTrusted) {
-    const parsed = (endpoints[name] as EndpointDef).response.safeParse(JSON.parse(text));
-    if (!parsed.success) {
-      throw new Error(`response of ${name} does not match its schema: ${parsed.error.message.slice(0, 500)}`);
-    }
-  }
-  return reply.type('application/json; charset=utf-8').send(text);
-}
-
 /** ISO string with offset for the contract's timestamps (null stays null). */
 export function iso(d: Date | string | null | undefined): string | null {
   if (d === null || d === undefined) return null;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { vehicleStatus } from '@fleet/core';
-import { route, sendJsonText } from '../http/route';
+import { route } from '../http/route';
 import { notFound } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
@@ -123,29 +123,7 @@ export class LocationWalks {
 const PAGE_COLS = `fix_time, device_id, latitude, longitude, speed, course, altitude, satellites, ignition, is_idle,
   digital_output1, digital_output2, io_elements`;
 
-/**
- * The spec's location record built by the database, the same fields and values as
- * {@link locationView} (a test keeps them equal): the page goes to the client as the JSON text
- * PostgreSQL wrote, with no parse, map and stringify of 500 rows in JavaScript (on PGlite those
- * cost more than the query). Headings outside [0, 360) are folded in decimal arithmetic.
- */
-function locationJsonSql(vehicleUuidParam: string): string {
-  return `json_build_object(
-    'created_at', to_char(fix_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'ignition', CASE WHEN ignition THEN 1 ELSE 0 END,
-    'is_idle', coalesce(is_idle, false),
-    'latitude', latitude,
-    'longitude', longitude,
-    'speed', greatest(coalesce(speed, 0), 0),
-    'io_elements', coalesce(io_elements, '{}'::json),
-    'digital_output1', CASE WHEN digital_output1 = 1 THEN 1 ELSE 0 END,
-    'digital_output2', CASE WHEN digital_output2 = 1 THEN 1 ELSE 0 END,
-    'heading', CASE WHEN course >= 0 AND course < 360 THEN course::text::float8
-      ELSE mod(mod(course::text::numeric, 360) + 360, 360)::float8 END,
-    'altitude', altitude,
-    'satellites', satellites,
-    'vehicle_uuid', ${vehicleUuidParam}::text)`;
-}
+type PageRow = Omit<LocationRow, 'fix_time'> & { fix_time: string; device_id: number };
 
 /**
  * One page of the devices' locations, oldest first, ordered by (fix_time, device_id), plus the
@@ -153,19 +131,19 @@ function locationJsonSql(vehicleUuidParam: string): string {
  * so its primary key (device_id, fix_time) delivers the rows in order: no sort of the whole range,
  * and with `after` an index seek straight to the page.
  *
- * The page comes back as one JSON text of spec records ({@link locationJsonSql}) with the end of
- * the page (its last fix time as PostgreSQL writes it, exact to the microsecond, and device).
+ * The page comes back as one json_agg text rather than 500 rows: on PGlite decoding 500 rows of
+ * 13 columns in JavaScript costs about three times what the database spends building the JSON,
+ * and JSON.parse is native.
  */
 async function locationPage(
   db: Queryable,
   ids: number[],
-  vehicleUuid: string,
   range: { from?: string | undefined; to?: string | undefined },
   limit: number,
   after: PageEnd | undefined,
   offset: number,
   count: boolean,
-): Promise<{ json: string; rows: number; end: PageEnd | undefined; total: number | null }> {
+): Promise<{ rows: PageRow[]; total: number | null }> {
   const params: unknown[] = [];
   const p = (v: unknown) => `$${params.push(v)}`;
   const inRange = () =>
@@ -195,28 +173,11 @@ async function locationPage(
   const counted = count
     ? `, (SELECT count(*)::int FROM locations WHERE device_id = ANY(${p(ids)}::bigint[])${inRange()}) AS n`
     : '';
-  const view = locationJsonSql(p(vehicleUuid));
-  const [r] = await db.query<{
-    page: string | null;
-    rows: number;
-    end_at: string | null;
-    end_device: number | null;
-    n?: number;
-  }>(
-    `WITH pg AS MATERIALIZED (${page})
-     SELECT (SELECT json_agg(${view} ORDER BY fix_time, device_id) FROM pg)::text AS page,
-            (SELECT count(*)::int FROM pg) AS rows,
-            e.fix_time::text AS end_at, e.device_id AS end_device${counted}
-     FROM (SELECT 1) one
-     LEFT JOIN (SELECT fix_time, device_id FROM pg ORDER BY fix_time DESC, device_id DESC LIMIT 1) e ON true`,
+  const [r] = await db.query<{ page: string | null; n?: number }>(
+    `SELECT (SELECT json_agg(x) FROM (${page}) x)::text AS page${counted}`,
     params,
   );
-  return {
-    json: r?.page ?? '[]',
-    rows: r?.rows ?? 0,
-    end: r?.end_at ? { at: r.end_at, device: Number(r.end_device) } : undefined,
-    total: count ? (r?.n ?? 0) : null,
-  };
+  return { rows: r?.page ? (JSON.parse(r.page) as PageRow[]) : [], total: count ? (r?.n ?? 0) : null };
 }
 
 export function registerLocationRoutes(app: FastifyInstance): void {
@@ -226,7 +187,7 @@ export function registerLocationRoutes(app: FastifyInstance): void {
   route(
     app,
     'deviceLocations.vehicle',
-    async ({ query, tenant, reply }) => {
+    async ({ query, tenant }) => {
       const ids = await vehicleDevices(db, tenant, query.vehicle_uuid);
       const range = { from: query.from, to: query.to };
       const { page, limit } = query;
@@ -234,41 +195,28 @@ export function registerLocationRoutes(app: FastifyInstance): void {
       const now = Date.now();
       const offset = (page - 1) * limit;
       let walk = page > 1 ? walks.get(key, now) : undefined;
-      let data = '[]';
-      let end: PageEnd | undefined;
-      const vehicle = query.vehicle_uuid;
+      let rows: PageRow[] = [];
       if (!ids.length) walk ??= walks.start(key, 0, now);
       else if (walk) {
-        if (offset < walk.total) {
-          const r = await locationPage(
-            db,
-            ids,
-            vehicle,
-            range,
-            limit,
-            walk.ends.get(page - 1),
-            offset,
-            false,
-          );
-          ({ end } = r);
-          data = r.json;
-        }
+        if (offset < walk.total)
+          ({ rows } = await locationPage(db, ids, range, limit, walk.ends.get(page - 1), offset, false));
       } else {
-        const r = await locationPage(db, ids, vehicle, range, limit, undefined, offset, true);
-        ({ end } = r);
-        data = r.json;
+        const r = await locationPage(db, ids, range, limit, undefined, offset, true);
+        rows = r.rows;
         walk = walks.start(key, r.total ?? 0, now);
       }
-      if (end) walk.ends.set(page, end);
-      // The envelope around the database's JSON text (numbers only: nothing to escape).
-      const lastPage = Math.max(1, Math.ceil(walk.total / limit));
-      return sendJsonText(
-        reply,
-        'deviceLocations.vehicle',
-        `{"data":${data},"total":${walk.total},"current_page":${page},"last_page":${lastPage},"per_page":${limit}}`,
-      );
+      const last = rows[rows.length - 1];
+      if (last) walk.ends.set(page, { at: last.fix_time, device: last.device_id });
+      const extra = { vehicle_uuid: query.vehicle_uuid };
+      return {
+        data: rows.map((r) => locationView({ ...r, fix_time: new Date(r.fix_time) }, extra)),
+        total: walk.total,
+        current_page: page,
+        last_page: Math.max(1, Math.ceil(walk.total / limit)),
+        per_page: limit,
+      };
     },
-    { permission: 'vehicles.view' },
+    { permission: 'vehicles.view', trustedResponse: true },
   );
 
   route(
