@@ -161,7 +161,20 @@ export function VehicleLayer({
     if (start && !animated) panIntoView(map, popup, 24);
     const closeButton = popup.getElement()?.querySelector('.leaflet-popup-close-button');
     closeButton?.setAttribute('aria-label', messages.closePopup);
+    // The content is React's: it can grow after the popup opened (a plate card's font, a share row),
+    // and Leaflet measured it only once. Re-measure on every size change and bring the whole popup
+    // into view again, so its top is never left outside the map.
+    const resized =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            if (!map.hasLayer(popup)) return;
+            popup.update();
+            panIntoView(map, popup, 24);
+          });
+    resized?.observe(popupHost);
     return () => {
+      resized?.disconnect();
       map.off('popupclose', onClose);
       popup.remove();
       popupRef.current = null;
