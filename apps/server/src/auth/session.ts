@@ -1,7 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../storage/db';
 import { HttpError, unauthenticated } from '../http/errors';
-import { loadTenant, type AuthSession, type AuthUser, type Tenant } from '../tenancy/context';
+import {
+  AUTH_USER_COLUMNS,
+  authUserOf,
+  loadTenant,
+  type AuthSession,
+  type AuthUser,
+  type AuthUserRow,
+  type Tenant,
+} from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
 import { hashToken } from './crypto';
 import { authCacheOf, TOUCH_SESSION_SQL } from './cache';
@@ -56,22 +64,10 @@ export async function sessionFromToken(
     return hit.principal;
   }
   const epoch = cache?.epoch ?? 0;
-  const rows = await db.query<{
-    session_id: number;
-    company_id: number | null;
-    last_used_at: Date;
-    expires_at: Date;
-    id: number;
-    uuid: string;
-    email: string | null;
-    phone: string | null;
-    name: string;
-    status: string;
-    is_super_admin: boolean;
-    locale: string;
-  }>(
-    `SELECT s.id AS session_id, s.company_id, s.last_used_at, s.expires_at, u.id, u.uuid, u.email, u.phone,
-            u.name, u.status, u.is_super_admin, u.locale
+  const rows = await db.query<
+    AuthUserRow & { session_id: number; company_id: number | null; last_used_at: Date; expires_at: Date }
+  >(
+    `SELECT s.id AS session_id, s.company_id, s.last_used_at, s.expires_at, ${AUTH_USER_COLUMNS}
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
     [hash, now.toISOString()],
@@ -85,16 +81,7 @@ export async function sessionFromToken(
   }
   const principal: Principal = {
     session: Object.freeze({ id: r.session_id, companyId: r.company_id }),
-    user: Object.freeze({
-      id: r.id,
-      uuid: r.uuid,
-      email: r.email,
-      phone: r.phone,
-      name: r.name,
-      status: r.status,
-      isSuperAdmin: r.is_super_admin,
-      locale: r.locale,
-    }),
+    user: Object.freeze(authUserOf(r)),
   };
   Object.freeze(principal);
   cache?.set(key, { principal, expiresAt: new Date(r.expires_at).getTime(), lastUsedAt }, epoch, at);

@@ -13,6 +13,35 @@ export interface AuthUser {
   locale: string;
 }
 
+/** The users columns an AuthUser is read from (table alias `u`). */
+export const AUTH_USER_COLUMNS =
+  'u.id, u.uuid, u.email, u.phone, u.name, u.status, u.is_super_admin, u.locale';
+
+/** A row of {@link AUTH_USER_COLUMNS}. */
+export interface AuthUserRow {
+  id: number;
+  uuid: string;
+  email: string | null;
+  phone: string | null;
+  name: string;
+  status: string;
+  is_super_admin: boolean;
+  locale: string;
+}
+
+export function authUserOf(r: AuthUserRow): AuthUser {
+  return {
+    id: Number(r.id),
+    uuid: r.uuid,
+    email: r.email,
+    phone: r.phone,
+    name: r.name,
+    status: r.status,
+    isSuperAdmin: r.is_super_admin,
+    locale: r.locale,
+  };
+}
+
 export interface AuthSession {
   id: number;
   companyId: number | null;

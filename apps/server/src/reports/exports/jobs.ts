@@ -5,7 +5,13 @@ import { route, iso } from '../../http/route';
 import { fieldError, notFound } from '../../http/errors';
 import type { Locale } from '../../http/i18n';
 import type { Database, Queryable } from '../../storage/db';
-import { loadTenant, type Tenant } from '../../tenancy/context';
+import {
+  AUTH_USER_COLUMNS,
+  authUserOf,
+  loadTenant,
+  type AuthUserRow,
+  type Tenant,
+} from '../../tenancy/context';
 import { effectivePermissions } from '../../tenancy/permissions';
 import { salikReport, stopsReport, tripsReport, violationsReport, type ReportRange } from '../queries';
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from '../sensors';
@@ -347,38 +353,13 @@ export class ExportRunner {
 
 /** The requester's tenant as a request would resolve it now; null when they no longer belong. */
 async function tenantOf(db: Queryable, userId: number, companyId: number): Promise<Tenant | null> {
-  const [u] = await db.query<{
-    id: number;
-    uuid: string;
-    email: string | null;
-    phone: string | null;
-    name: string;
-    status: string;
-    is_super_admin: boolean;
-    locale: string;
-    company_uuid: string;
-  }>(
-    `SELECT u.id, u.uuid, u.email, u.phone, u.name, u.status, u.is_super_admin, u.locale,
-            (SELECT uuid FROM transport_companies WHERE id = $2) AS company_uuid
+  const [u] = await db.query<AuthUserRow & { company_uuid: string | null }>(
+    `SELECT ${AUTH_USER_COLUMNS}, (SELECT uuid FROM transport_companies WHERE id = $2) AS company_uuid
      FROM users u WHERE u.id = $1`,
     [userId, companyId],
   );
   if (!u || u.status !== 'active' || !u.company_uuid) return null;
-  return loadTenant(
-    db,
-    {
-      id: Number(u.id),
-      uuid: u.uuid,
-      email: u.email,
-      phone: u.phone,
-      name: u.name,
-      status: u.status,
-      isSuperAdmin: u.is_super_admin,
-      locale: u.locale,
-    },
-    String(u.company_uuid),
-    effectivePermissions,
-  );
+  return loadTenant(db, authUserOf(u), String(u.company_uuid), effectivePermissions);
 }
 
 interface JobRow {
