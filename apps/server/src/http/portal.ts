@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
+import { SERVICE_WORKER_PATH } from './security';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,7 +45,8 @@ export function registerPortal(app: FastifyInstance, dist: string): boolean {
       .header('Content-Type', type)
       .header(
         'Cache-Control',
-        file === index
+        // The page and the service worker are checked on every load (a new build takes effect at once).
+        file === index || path === SERVICE_WORKER_PATH
           ? 'no-cache'
           : immutable
             ? 'public, max-age=31536000, immutable'

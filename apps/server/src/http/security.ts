@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
+/** Path of the portal's service worker script (apps/portal/public/sw.js). */
+export const SERVICE_WORKER_PATH = '/sw.js';
+
 /**
  * Security headers on every answer and a CORS allow-list. API answers get a locked-down CSP;
  * the portal's HTML gets one that allows its own scripts, map tiles over https and the socket.
@@ -38,6 +41,14 @@ export function registerSecurity(app: FastifyInstance, corsOrigins: readonly str
         "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; " +
           "script-src 'self'; connect-src 'self' ws: wss:; font-src 'self' data:; frame-ancestors 'none'; " +
           "base-uri 'self'; object-src 'none'",
+      );
+    } else if (req.url.split('?')[0] === SERVICE_WORKER_PATH) {
+      // The portal's service worker runs under this policy: it must fetch its own origin and keep a
+      // real origin (a sandboxed worker has no secure context, so no Cache Storage, and every
+      // navigation it handles fails).
+      reply.header(
+        'Content-Security-Policy',
+        "default-src 'self'; connect-src 'self'; frame-ancestors 'none'",
       );
     } else if (req.url.startsWith('/v1/docs')) {
       reply.header(
