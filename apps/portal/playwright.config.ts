@@ -1,17 +1,18 @@
 import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // End-to-end journey against the REAL server (apps/server, embedded PGlite, demo seed, simulated
-// devices) with the production build of the portal served by `vite preview`, which proxies /v1 and /ws
-// to the server. A fresh data folder per run keeps the demo (and its password) pristine.
+// devices) serving the production build of the portal from its own origin, exactly as `npm start`
+// does: same headers, content security policy and service worker as users get. A fresh data folder
+// per run keeps the demo (and its password) pristine.
 const apiPort = Number(process.env.E2E_API_PORT ?? 18080);
-const webPort = Number(process.env.E2E_WEB_PORT ?? 14173);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
-// A build folder of its own (`vite build --outDir <dir>`), so a run is not broken half-way by another
-// build replacing dist/ (lazy chunks are content-hashed: the old names would 404).
-const outDir = process.env.E2E_OUT_DIR ? ` --outDir ${process.env.E2E_OUT_DIR}` : '';
+// The build to serve: `vite build --outDir <dir>` with E2E_OUT_DIR, so a run is not broken half-way by
+// another build replacing dist/ (lazy chunks are content-hashed: the old names would 404).
+const portalDist = resolve(process.env.E2E_OUT_DIR ?? join(dirname(fileURLToPath(import.meta.url)), 'dist'));
 
 export default defineConfig({
   testDir: './e2e',
@@ -25,7 +26,7 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${webPort}`,
+    baseURL: `http://127.0.0.1:${apiPort}`,
     trace: 'retain-on-failure',
     locale: 'en-US',
     timezoneId: 'Asia/Dubai',
@@ -49,13 +50,14 @@ export default defineConfig({
     {
       command: 'npm run start -w @fleet/server',
       cwd: '../..',
-      url: `http://127.0.0.1:${apiPort}/v1/openapi.json`,
+      url: `http://127.0.0.1:${apiPort}/login`,
       timeout: 180_000,
       reuseExistingServer: false,
       env: {
         PORT: String(apiPort),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
+        PORTAL_DIST: portalDist,
         SIMULATOR: 'on',
         // The device listeners take free ports so the run never clashes with another server.
         GATEWAY_TELTONIKA_PORT: '0',
@@ -66,13 +68,6 @@ export default defineConfig({
       },
       stdout: 'ignore',
       stderr: 'pipe',
-    },
-    {
-      command: `npx vite preview --port ${webPort} --strictPort${outDir}`,
-      url: `http://127.0.0.1:${webPort}/login`,
-      timeout: 180_000,
-      reuseExistingServer: false,
-      env: { FLEET_API: `http://127.0.0.1:${apiPort}` },
     },
   ],
 });

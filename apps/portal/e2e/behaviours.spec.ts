@@ -60,3 +60,18 @@ test('page-ready resets on navigation and the page scrolls to the top', async ({
   await pageReady(page);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
+
+test('with the service worker active, deep links and reloads still open the page', async ({ page }) => {
+  await signIn(page);
+  // The installed app's worker takes over navigations once it is active (it claims open pages).
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 })
+    .toBe(true);
+  await page.goto('/dashboard/drivers');
+  await pageReady(page);
+  await page.reload();
+  await pageReady(page);
+  await expect(page).toHaveURL(/\/dashboard\/drivers$/);
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+});
