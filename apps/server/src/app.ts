@@ -48,8 +48,9 @@ const localeSavedAt = new Map<string, number>();
 /**
  * The spec has the portal send the chosen language as X-Locale on every call. What the server writes
  * later, outside any request (alert notifications, pushes, e-mails), uses the user's saved language, so a
- * signed-in request whose X-Locale differs from it saves it. At most once a minute per user and process,
- * so two tabs in two languages cannot turn every request into a write.
+ * signed-in request whose X-Locale differs from it saves it: the last language used wins. The same
+ * language is saved at most once per 10 s per user and process, so two tabs in two languages cannot turn
+ * every request into a write.
  */
 async function rememberLocale(req: FastifyRequest, principal: Principal): Promise<void> {
   const header = req.headers['x-locale'];
@@ -57,9 +58,10 @@ async function rememberLocale(req: FastifyRequest, principal: Principal): Promis
   const saved: Locale = principal.user.locale.toLowerCase().startsWith('ar') ? 'ar' : 'en';
   if (req.locale === saved) return;
   const at = Date.now();
-  if (at - (localeSavedAt.get(principal.user.uuid) ?? 0) < 60_000) return;
+  const key = `${principal.user.uuid}|${req.locale}`;
+  if (at - (localeSavedAt.get(key) ?? 0) < 10_000) return;
   if (localeSavedAt.size > 10_000) localeSavedAt.clear();
-  localeSavedAt.set(principal.user.uuid, at);
+  localeSavedAt.set(key, at);
   await req.server.ctx.storage.db.query('UPDATE users SET locale = $2 WHERE id = $1', [
     principal.user.id,
     req.locale,

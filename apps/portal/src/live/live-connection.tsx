@@ -41,8 +41,10 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
   const token = storage.getItem(storageKeys.accessToken);
   const companyUuid = company?.uuid;
   const userUuid = user?.uuid;
+  // The server words alert notifications in the socket's language: a language switch reconnects.
+  const locale = useTranslation().i18n.language === 'ar' ? 'ar' : 'en';
 
-  // One client per company, user and token; constructing it connects nothing (the effect does).
+  // One client per company, user, token and language; constructing it connects nothing (the effect does).
   const client = useMemo(() => {
     if (!companyUuid || !userUuid || typeof WebSocket === 'undefined') return null;
     return new RealtimeClient({
@@ -50,10 +52,11 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
       firstId: companyUuid,
       secondId: userUuid,
       token,
+      locale,
       createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
       logger: console,
     });
-  }, [companyUuid, userUuid, token]);
+  }, [companyUuid, userUuid, token, locale]);
 
   useEffect(() => {
     if (!client) return;

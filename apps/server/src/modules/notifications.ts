@@ -5,7 +5,7 @@ import type { Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 import type { Locale } from '../http/i18n';
-import { alertMessagesEn, renderMessage, type AlertMessageKey } from '../pipeline/alerts/messages';
+import { localizedAlertText } from '../pipeline/alerts/messages';
 
 interface NotificationRow {
   uuid: string;
@@ -27,8 +27,6 @@ const SELECT = `SELECT n.uuid, n.type, n.title, n.message, n.created_at, n.devic
    FROM vehicles v WHERE v.id = n.vehicle_id) AS vehicle
   FROM notifications n`;
 
-const isAlertKey = (k: unknown): k is AlertMessageKey => typeof k === 'string' && k in alertMessagesEn;
-
 /**
  * Title and message in `locale`. An alert stores the text in its recipient's language when it fires,
  * and its message keys and parameters in `data` (title_key, message_key, params); lists and details
@@ -36,18 +34,7 @@ const isAlertKey = (k: unknown): k is AlertMessageKey => typeof k === 'string' &
  * notification in Arabic, old ones included. Rows without keys (created through the API) keep their text.
  */
 function localizedText(r: NotificationRow, locale: Locale | undefined): { title: string; message: string } {
-  const d = r.data ?? {};
-  const params = d.params;
-  if (
-    !locale ||
-    !isAlertKey(d.title_key) ||
-    !isAlertKey(d.message_key) ||
-    typeof params !== 'object' ||
-    params === null
-  )
-    return { title: r.title, message: r.message };
-  const p = params as Record<string, string | number>;
-  return { title: renderMessage(d.title_key, p, locale), message: renderMessage(d.message_key, p, locale) };
+  return (locale && localizedAlertText(r.data, locale)) || { title: r.title, message: r.message };
 }
 
 /**

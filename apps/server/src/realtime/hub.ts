@@ -1,6 +1,7 @@
 import type { Queryable } from '../storage/db';
 import type { Scope } from '../tenancy/context';
 import { subjects, type Bus } from './bus';
+import { localizedAlertText, type AlertLocale } from '../pipeline/alerts/messages';
 
 /** Event kinds of spec section 4 (plus pong, answered directly). */
 export const realtimeEvents = [
@@ -44,6 +45,8 @@ export interface RealtimeClient {
   companyId: number;
   companyUuid: string;
   scope: Scope | null;
+  /** Language of this connection (its `locale` query parameter, else the user's saved language). */
+  locale?: AlertLocale;
 }
 
 interface VehicleScope {
@@ -118,6 +121,21 @@ export class RealtimeHub {
       if (!vehicle) return 0;
     }
     const text = JSON.stringify({ event: env.event, path: env.path, data: env.data });
+    // An alert notification is worded per connection: the same event reads in Arabic on a socket opened
+    // in Arabic and in English on one opened in English (texts made once per language).
+    const worded = new Map<AlertLocale, string>();
+    const textFor = (locale: AlertLocale | undefined): string => {
+      if (env.event !== 'notification' || !locale) return text;
+      const hit = worded.get(locale);
+      if (hit !== undefined) return hit;
+      const view = env.data as { data?: unknown } | null;
+      const localized = view ? localizedAlertText(view.data, locale) : null;
+      const out = localized
+        ? JSON.stringify({ event: env.event, path: env.path, data: { ...view, ...localized } })
+        : text;
+      worded.set(locale, out);
+      return out;
+    };
     let n = 0;
     for (const c of clients) {
       if (c.socket.readyState !== OPEN) continue;
@@ -127,7 +145,7 @@ export class RealtimeHub {
         if (c.scope && vehicle[c.scope.column] !== c.scope.id) continue;
       }
       try {
-        c.socket.send(text);
+        c.socket.send(textFor(c.locale));
         n++;
       } catch {
         /* a dead socket is removed by its close handler */

@@ -101,4 +101,37 @@ describe('WebSocket', () => {
     await until(() => h.app.ctx.hub.size === 0);
     expect(h.app.ctx.hub.size).toBe(0);
   });
+
+  it('words an alert notification in the language of each socket', async () => {
+    const q = `token=${w.users.adminA.token}`;
+    const ar = await open(`/ws/${w.a.uuid}/${w.users.adminA.uuid}?${q}&locale=ar`);
+    const en = await open(`/ws/${w.a.uuid}/${w.users.adminA.uuid}?${q}&locale=en`);
+    if (typeof ar === 'number' || typeof en === 'number') throw new Error('not open');
+    const data = {
+      uuid: '00000000-0000-4000-8000-000000000001',
+      title: 'Overspeed',
+      message: 'A1 was driving at 93 km/h, over the 80 km/h limit.',
+      data: {
+        title_key: 'alerts.overspeed.title',
+        message_key: 'alerts.overspeed.message',
+        params: { plate: 'A1', speed: 93, limit: 80 },
+      },
+    };
+    await publishRealtime(h.bus, {
+      company_uuid: w.a.uuid,
+      event: 'notification',
+      path: 'notifications',
+      user_uuid: w.users.adminA.uuid,
+      data,
+    });
+    await until(() => ar.messages.length > 0 && en.messages.length > 0);
+    const [arEvent] = ar.messages as { data: typeof data }[];
+    const [enEvent] = en.messages as { data: typeof data }[];
+    expect(arEvent!.data.title).toBe('تجاوز السرعة');
+    expect(arEvent!.data.message).toBe('كانت المركبة A1 تسير بسرعة 93 كم/س متجاوزة الحد 80 كم/س.');
+    expect(arEvent!.data.uuid).toBe(data.uuid);
+    expect(enEvent!.data).toEqual(data);
+    for (const c of [ar, en]) c.ws.close();
+    await until(() => h.app.ctx.hub.size === 0);
+  });
 });

@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import { bearerToken, sessionFromToken, type Principal } from '../auth/session';
 import { loadTenant, type Tenant } from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
+import { alertLocale } from '../pipeline/alerts/messages';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -15,7 +16,8 @@ declare module 'fastify' {
 /**
  * WebSocket endpoint /ws/:company_uuid/:user_uuid (spec: the first identifier is required, the
  * second names the user). Authenticated with the session token as `token` query parameter or
- * Authorization header, checked before the upgrade (401 / 403 answers, never a socket). The token
+ * Authorization header, checked before the upgrade (401 / 403 answers, never a socket); `locale` (en, ar)
+ * words alert notifications for this socket. The token
  * never reaches a log line (the request serializer drops query strings). {event:'ping'} gets
  * {event:'pong'}; everything else arrives from the bus through the RealtimeHub.
  */
@@ -53,6 +55,12 @@ export async function registerWebSocket(app: FastifyInstance): Promise<void> {
         companyId: tenant.companyId,
         companyUuid: tenant.companyUuid,
         scope: tenant.scope,
+        // `?locale=` (sent by the portal with its language), else the user's saved language.
+        locale: alertLocale(
+          typeof (req.query as { locale?: unknown }).locale === 'string'
+            ? (req.query as { locale: string }).locale
+            : principal.user.locale,
+        ),
       });
       socket.on('message', (raw: Buffer) => {
         let msg: unknown;

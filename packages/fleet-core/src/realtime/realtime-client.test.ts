@@ -90,6 +90,11 @@ describe('realtimeUrl', () => {
   ])('%s', (base, first, second, token, expected) => {
     expect(realtimeUrl(base, first, second, token)).toBe(expected);
   });
+
+  it('adds the connection language after the token, or alone', () => {
+    expect(realtimeUrl('https://h', 'a', 'b', 'tok', 'ar')).toBe('wss://h/ws/a/b?token=tok&locale=ar');
+    expect(realtimeUrl('https://h', 'a', 'b', null, 'en')).toBe('wss://h/ws/a/b?locale=en');
+  });
 });
 
 describe('parseRealtimeMessage', () => {

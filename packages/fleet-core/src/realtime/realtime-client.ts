@@ -46,6 +46,8 @@ export interface RealtimeClientOptions {
   secondId?: string | null;
   /** Optional access token, sent as `?token=`. */
   token?: string | null;
+  /** Optional language of the connection (en, ar), sent as `locale=`: the server words alerts in it. */
+  locale?: string | null;
   createSocket: (url: string) => WebSocketLike;
   timers?: Timers;
   logger?: Logger;
@@ -66,12 +68,13 @@ export function realtimeKey(event: string, path?: string | null): string {
   return path ? `${kind}:${path}` : kind;
 }
 
-/** WebSocket URL `{wsBase}/ws/{firstId}/{secondId}[?token=]`. */
+/** WebSocket URL `{wsBase}/ws/{firstId}/{secondId}[?token=][&locale=]`. */
 export function realtimeUrl(
   baseUrl: string,
   firstId: string,
   secondId?: string | null,
   token?: string | null,
+  locale?: string | null,
 ): string {
   const base = baseUrl
     .trim()
@@ -79,7 +82,10 @@ export function realtimeUrl(
     .replace(/\/+$/, '');
   let url = `${base}/ws/${encodeURIComponent(firstId)}`;
   if (secondId) url += `/${encodeURIComponent(secondId)}`;
-  if (token) url += `?token=${encodeURIComponent(token)}`;
+  const query: string[] = [];
+  if (token) query.push(`token=${encodeURIComponent(token)}`);
+  if (locale) query.push(`locale=${encodeURIComponent(locale)}`);
+  if (query.length > 0) url += `?${query.join('&')}`;
   return url;
 }
 
@@ -232,8 +238,8 @@ export class RealtimeClient {
   }
 
   private open(): void {
-    const { baseUrl, firstId, secondId, token } = this.options;
-    const url = realtimeUrl(baseUrl, firstId as string, secondId, token);
+    const { baseUrl, firstId, secondId, token, locale } = this.options;
+    const url = realtimeUrl(baseUrl, firstId as string, secondId, token, locale);
     let socket: WebSocketLike;
     try {
       socket = this.options.createSocket(url);

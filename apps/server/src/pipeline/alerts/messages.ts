@@ -115,3 +115,25 @@ export function renderMessage(
 export function alertLocale(tag: string | null | undefined): AlertLocale {
   return tag && tag.toLowerCase().startsWith('ar') ? 'ar' : 'en';
 }
+
+const isAlertKey = (k: unknown): k is AlertMessageKey => typeof k === 'string' && k in alertMessagesEn;
+
+/**
+ * Title and message of a stored alert in `locale`, from the keys and parameters a notification keeps in
+ * its data (`title_key`, `message_key`, `params`); null when the data carries no such keys (a
+ * notification created through the API keeps its own text).
+ */
+export function localizedAlertText(
+  data: unknown,
+  locale: AlertLocale,
+): { title: string; message: string } | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as { title_key?: unknown; message_key?: unknown; params?: unknown };
+  if (!isAlertKey(d.title_key) || !isAlertKey(d.message_key)) return null;
+  if (typeof d.params !== 'object' || d.params === null) return null;
+  const params = d.params as Record<string, string | number>;
+  return {
+    title: renderMessage(d.title_key, params, locale),
+    message: renderMessage(d.message_key, params, locale),
+  };
+}
