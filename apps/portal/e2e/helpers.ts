@@ -8,8 +8,24 @@ export async function pageReady(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-page-ready', 'true');
 }
 
+const handled = new WeakSet<Page>();
+
+/**
+ * The simulator presses a bus's emergency button now and then, and the portal then opens the spec's
+ * emergency alert dialog over whatever page is open, as it should. A test in the middle of something
+ * else acknowledges it like a user would, whenever it stands in the way of the next step.
+ */
+async function acknowledgeEmergencies(page: Page): Promise<void> {
+  if (handled.has(page)) return;
+  handled.add(page);
+  await page.addLocatorHandler(page.getByTestId('emergency-acknowledge'), async (button) => {
+    await button.click();
+  });
+}
+
 /** Signs in with the demo account and picks "Demo Transport" when the picker opens. */
 export async function signIn(page: Page, password = DEMO_PASSWORD): Promise<void> {
+  await acknowledgeEmergencies(page);
   await page.goto('/login');
   await page.locator('#login-identifier').fill(DEMO_EMAIL);
   await page.locator('#login-password').fill(password);

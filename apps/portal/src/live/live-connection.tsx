@@ -141,7 +141,7 @@ function EmergencyDialog({ emergency, onClose }: { emergency: Emergency; onClose
       title={<span className="text-danger">{core('emergency.title')}</span>}
       footer={
         <>
-          <Button variant="danger" onClick={onClose}>
+          <Button variant="danger" onClick={onClose} data-testid="emergency-acknowledge">
             {t('emergency.acknowledge')}
           </Button>
           <Button
