@@ -166,7 +166,9 @@ try {
       worst_frame_ms: Math.round(frames.worstFrameMs),
       long_tasks: frames.longTasks,
       goal: { paint_ms_max: 2000, fps_min: 60 },
-      pass: paintMs < 2000 && fps >= 55,
+      // 60 fps is the display's own rate here, so the measured rate can only fall short of it: within
+      // 2 % (about one dropped frame a second) counts as holding it.
+      pass: paintMs < 2000 && fps >= 60 * 0.98,
     }),
   );
 } finally {
