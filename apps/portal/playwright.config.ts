@@ -58,6 +58,12 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         PORTAL_DIST: portalDist,
+        // The embedded database and bus, whatever the shell has (CI exports DATABASE_URL, NATS_URL and
+        // MQTT_URL for the server suite): empty means unset, so every run starts from a fresh demo
+        // instead of sharing, and changing, one PostgreSQL schema between runs.
+        DATABASE_URL: '',
+        NATS_URL: '',
+        MQTT_URL: '',
         SIMULATOR: 'on',
         // The device listeners take free ports so the run never clashes with another server.
         GATEWAY_TELTONIKA_PORT: '0',
