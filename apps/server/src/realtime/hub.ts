@@ -123,9 +123,10 @@ export class RealtimeHub {
     const text = JSON.stringify({ event: env.event, path: env.path, data: env.data });
     // An alert notification is worded per connection: the same event reads in Arabic on a socket opened
     // in Arabic and in English on one opened in English (texts made once per language).
-    const worded = new Map<AlertLocale, string>();
+    let worded: Map<AlertLocale, string> | undefined;
     const textFor = (locale: AlertLocale | undefined): string => {
       if (env.event !== 'notification' || !locale) return text;
+      worded ??= new Map();
       const hit = worded.get(locale);
       if (hit !== undefined) return hit;
       const view = env.data as { data?: unknown } | null;

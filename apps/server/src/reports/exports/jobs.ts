@@ -240,11 +240,19 @@ export class ExportRunner {
     if (!row) return null;
     const locale: Locale = row.params.locale === 'ar' ? 'ar' : 'en';
     const tenant = row.user_id === null ? null : await tenantOf(db, row.user_id, row.company_id);
-    const job: ExportJob = {
+    if (!tenant) {
+      // The requester left the company (or was deleted) since asking: no file for them.
+      await db.query(
+        `UPDATE report_exports SET status = 'failed', error = $3, completed_at = $4 WHERE id = $1 AND attempts = $2`,
+        [row.id, row.attempts, text[locale].failed, now],
+      );
+      return this.claim();
+    }
+    return {
       id: Number(row.id),
       uuid: row.uuid,
       attempt: row.attempts,
-      tenant: tenant ?? ({} as Tenant),
+      tenant,
       userId: Number(row.user_id),
       report: row.report,
       format: row.format,
@@ -254,15 +262,6 @@ export class ExportRunner {
       locale,
       timeZone: row.params.timezone ?? 'UTC',
     };
-    if (!tenant) {
-      // The requester left the company (or was deleted) since asking: no file for them.
-      await db.query(
-        `UPDATE report_exports SET status = 'failed', error = $3, completed_at = $4 WHERE id = $1 AND attempts = $2`,
-        [job.id, job.attempt, text[locale].failed, now],
-      );
-      return this.claim();
-    }
-    return job;
   }
 
   /** Writes progress (and the heartbeat) of the run's own claim; throws ClaimLost if it was taken over. */
