@@ -75,12 +75,26 @@ export class MemoryPipelineStore implements PipelineStore {
     return out;
   }
 
-  async insertGeofenceEvents(_c: string, events: readonly GeofenceEvent[]): Promise<void> {
-    this.geofenceEvents.push(...events);
+  async insertGeofenceEvents(_c: string, events: readonly GeofenceEvent[]): Promise<number> {
+    const same = (a: GeofenceEvent, b: GeofenceEvent) =>
+      a.vehicleId === b.vehicleId && a.geofenceId === b.geofenceId && a.time === b.time && a.kind === b.kind;
+    let inserted = 0;
+    for (const e of events) {
+      if (this.geofenceEvents.some((x) => same(x, e))) continue;
+      this.geofenceEvents.push(e);
+      inserted++;
+    }
+    return inserted;
   }
 
-  async insertSalikEvents(_c: string, crossings: readonly SalikCrossing[]): Promise<void> {
-    for (const c of crossings) if (!this.salikEvents.some((x) => x.id === c.id)) this.salikEvents.push(c);
+  async insertSalikEvents(_c: string, crossings: readonly SalikCrossing[]): Promise<number> {
+    let inserted = 0;
+    for (const c of crossings) {
+      if (this.salikEvents.some((x) => x.id === c.id)) continue;
+      this.salikEvents.push(c);
+      inserted++;
+    }
+    return inserted;
   }
 
   async recipients(companyUuid: string): Promise<Recipient[]> {

@@ -96,8 +96,14 @@ export interface PipelineStore {
   replaceRollups(ref: { companyUuid: string; vehicleUuid: string }, day: DayRollups): Promise<void>;
   /** Device times of the vehicle's violation alerts in [from, to) (for rollup counts). */
   violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]>;
-  insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<void>;
-  insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<void>;
+  /**
+   * Stores geofence events; an event already stored (same vehicle, geofence, time and kind: records
+   * gone through again after a worker died before saving its state) is skipped. Returns how many
+   * were new.
+   */
+  insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<number>;
+  /** Stores Salik crossings; a crossing already stored (same vehicle, gate and time) is skipped. Returns how many were new. */
+  insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<number>;
   /** Users allowed to see the vehicle (or the whole company when undefined). */
   recipients(companyUuid: string, vehicleUuid: string | undefined): Promise<Recipient[]>;
   /** Guardians of these passengers, as users to notify. */

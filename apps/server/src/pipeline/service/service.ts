@@ -274,6 +274,12 @@ export class PipelineService {
       accepted.push(r0);
     }
     if (ctx && accepted.length) alerts.push(...(await this.advanceInstances(rt, ctx, accepted)));
+    // Records can be run through the engines twice (a worker died after storing this batch's events
+    // but before saving the device's state; a batch that failed half-way is gone through again with
+    // the next one): the events come out the same and their inserts skip what is stored. The alerts
+    // are not dropped when their event was already stored: the first run may have failed before
+    // storing the notifications. Notifications skip their own duplicates (per user and dedupe key,
+    // which for these alerts is the event's identity), and only the ones stored now are published.
     if (geofenceEvents.length) await this.store.insertGeofenceEvents(msg.companyUuid, geofenceEvents);
     if (crossings.length) await this.store.insertSalikEvents(msg.companyUuid, crossings);
     const notifications = await this.notify(msg.companyUuid, alerts);

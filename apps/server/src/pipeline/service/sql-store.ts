@@ -28,6 +28,9 @@ import type {
  *    of the day are kept in `data.stops` / `data.idles` of that day's first trip row, so a day without a
  *    trip has none stored (a device_stops table is the proper home; see the pipeline report).
  *  - geofence_events / salik_events: contract fields in `data` (geofenceEventSchema / salikEventSchema).
+ *    Idempotent: one row per (vehicle, geofence, time, kind) and per (vehicle, gate, time), enforced by
+ *    unique indexes (migration 0014), so records run through the engines again after a worker died
+ *    before saving its device state store nothing twice.
  *    `gate_uuid` is the API gate record of the crossing (see salik/api-gates.ts: one record per charged
  *    direction, name-based uuids when the gates come from salik.json).
  *  - notifications: idempotent per (user, alert dedupe key) through `data.dedupe_key`, enforced by a
@@ -293,15 +296,20 @@ export class SqlPipelineStore implements PipelineStore {
     return rows.map((r) => Math.round(r.t));
   }
 
-  async insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<void> {
+  async insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<number> {
+    let inserted = 0;
     for (const e of events) {
-      await this.db.query(
+      // A replayed event (same vehicle, fence, time and kind) is a no-op against the unique index of
+      // migration 0014.
+      const rows = await this.db.query(
         `INSERT INTO geofence_events (company_id, vehicle_id, geofence_id, kind, at, data)
          SELECT c.id, v.id, g.id, $4, to_timestamp($5 / 1000.0),
                 jsonb_build_object('geofence_uuid', g.uuid, 'geofence_name', g.name) || $6::jsonb
          FROM transport_companies c JOIN vehicles v ON v.uuid = $2 AND v.company_id = c.id
          JOIN geofences g ON g.uuid = $3 AND g.company_id = c.id
-         WHERE c.uuid = $1`,
+         WHERE c.uuid = $1
+         ON CONFLICT (vehicle_id, geofence_id, at, kind) DO NOTHING
+         RETURNING id`,
         [
           companyUuid,
           e.vehicleId,
@@ -317,16 +325,23 @@ export class SqlPipelineStore implements PipelineStore {
           }),
         ],
       );
+      inserted += rows.length;
     }
+    return inserted;
   }
 
-  async insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<void> {
+  async insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<number> {
+    let inserted = 0;
     for (const c of crossings) {
-      await this.db.query(
+      // The crossing id is vehicle:gate:time, the key of the unique index of migration 0014: a replayed
+      // crossing (or two nodes racing) inserts nothing.
+      const rows = await this.db.query(
         `INSERT INTO salik_events (company_id, vehicle_id, gate, direction, fee, at, data)
          SELECT c.id, v.id, $3, $4, $5, to_timestamp($6 / 1000.0), $7::jsonb
          FROM transport_companies c JOIN vehicles v ON v.uuid = $2 AND v.company_id = c.id
-         WHERE c.uuid = $1 AND NOT EXISTS (SELECT 1 FROM salik_events s WHERE s.data->>'crossing_id' = $8)`,
+         WHERE c.uuid = $1
+         ON CONFLICT (vehicle_id, gate, at) DO NOTHING
+         RETURNING id`,
         [
           companyUuid,
           c.vehicleId,
@@ -349,10 +364,11 @@ export class SqlPipelineStore implements PipelineStore {
             linked_to: c.linkedTo ?? null,
             tariff: c.tariff,
           }),
-          c.id,
         ],
       );
+      inserted += rows.length;
     }
+    return inserted;
   }
 
   async recipients(companyUuid: string, vehicleUuid: string | undefined): Promise<Recipient[]> {
