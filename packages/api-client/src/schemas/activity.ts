@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import {
+  hasNoNul,
+  invalidMessage,
   baseListQueryShape,
   isoDateTimeSchema,
   jsonObjectSchema,
@@ -51,7 +53,11 @@ export const activityLogQuerySchema = z.object({
   ...timeRangeShape,
   action: activityActionSchema.optional(),
   user_uuid: uuidSchema.optional(),
-  subject_type: z.string().max(50).optional(),
+  subject_type: z
+    .string()
+    .max(50, { error: invalidMessage('Subject type') })
+    .refine(hasNoNul, { error: invalidMessage('Subject type') })
+    .optional(),
   subject_uuid: uuidSchema.optional(),
 });
 export type ActivityLogQuery = z.input<typeof activityLogQuerySchema>;

@@ -35,13 +35,20 @@ export function fieldError(field: string): (issue: { input?: unknown }) => strin
       : invalidMessage(field);
 }
 
+/**
+ * No NUL character: PostgreSQL text and JSON cannot hold U+0000, so such a value could never be stored;
+ * refusing it here gives the field its 'Please enter a valid {field}' instead of a storage error.
+ */
+export const hasNoNul = (value: string): boolean => !value.includes('\u0000');
+
 /** Required, trimmed text of 1..max characters. */
 export function text(field: string, max = 255) {
   return z
     .string({ error: fieldError(field) })
     .trim()
     .min(1, { error: requiredMessage(field) })
-    .max(max, { error: invalidMessage(field) });
+    .max(max, { error: invalidMessage(field) })
+    .refine(hasNoNul, { error: invalidMessage(field) });
 }
 
 /** Optional text: absent, null or '' all mean "no value" and come out as null. */
@@ -50,6 +57,7 @@ export function optionalText(field: string, max = 255) {
     .string({ error: invalidMessage(field) })
     .trim()
     .max(max, { error: invalidMessage(field) })
+    .refine(hasNoNul, { error: invalidMessage(field) })
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 }
@@ -336,6 +344,7 @@ export const baseListQueryShape = {
     .string()
     .trim()
     .max(100, { error: invalidMessage('Search') })
+    .refine(hasNoNul, { error: invalidMessage('Search') })
     .optional(),
   sort: z
     .string()

@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import {
+  hasNoNul,
   baseListQueryShape,
   coordinatesSchema,
   entityStatusSchema,
@@ -111,8 +112,16 @@ export type GeofenceInput = z.input<typeof geofenceInputSchema>;
 
 export const geofenceListQuerySchema = listQuerySchema(entityStatusSchema, {
   shape: geofenceShapeSchema.optional(),
-  type: z.string().max(50).optional(),
-  purpose: z.string().max(100).optional(),
+  type: z
+    .string()
+    .max(50, { error: invalidMessage('Type') })
+    .refine(hasNoNul, { error: invalidMessage('Type') })
+    .optional(),
+  purpose: z
+    .string()
+    .max(100, { error: invalidMessage('Purpose') })
+    .refine(hasNoNul, { error: invalidMessage('Purpose') })
+    .optional(),
 });
 export type GeofenceListQuery = z.input<typeof geofenceListQuerySchema>;
 

@@ -14,6 +14,7 @@ import {
   baseListQueryShape,
   entityStatusSchema,
   fieldError,
+  hasNoNul,
   invalidMessage,
   isoDateTimeSchema,
   listQuerySchema,
@@ -190,6 +191,7 @@ export const fcmTokenRegisterInputSchema = z.object({
   app_version: z
     .string()
     .max(50, { error: invalidMessage('App version') })
+    .refine(hasNoNul, { error: invalidMessage('App version') })
     .optional(),
 });
 export type FcmTokenRegisterInput = z.input<typeof fcmTokenRegisterInputSchema>;
