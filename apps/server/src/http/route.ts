@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, type EndpointDef } from '@fleet/api-client';
@@ -23,8 +24,17 @@ export interface HandlerArgs<N extends EndpointName> {
   tenant: Ep<N>['auth'] extends 'company' ? Tenant : null;
 }
 
-/** What a handler returns: the response schema's input (Dates already ISO strings), or a raw reply. */
-export type HandlerResult<N extends EndpointName> = z.input<Ep<N>['response']> | FastifyReply;
+/**
+ * An answer the handler has already written as JSON text (the location history builds its pages
+ * from the database's text without making 500 objects to serialise again). Only for routes marked
+ * `trustedResponse`; under tests it is parsed and must equal its contract-parsed form exactly.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** What a handler returns: the response schema's input (Dates already ISO strings), a raw reply or JSON text. */
+export type HandlerResult<N extends EndpointName> = z.input<Ep<N>['response']> | FastifyReply | JsonText;
 
 export interface RouteOptions {
   /** Permission the tenant must hold (company endpoints). */
@@ -76,6 +86,18 @@ export function route<N extends EndpointName>(
         def.body && def.bodyType !== 'multipart' ? parseOr422(def.body, req.body ?? {}) : undefined;
       const result = await handler({ req, reply, params, query, body, principal, tenant } as HandlerArgs<N>);
       if (result === reply) return reply;
+      if (result instanceof JsonText) {
+        if (!options.trustedResponse) throw new Error(`${name} answered JSON text without trustedResponse`);
+        if (validateTrusted) {
+          const raw: unknown = JSON.parse(result.text);
+          const parsed = def.response.safeParse(raw);
+          if (!parsed.success || !isDeepStrictEqual(parsed.data, raw))
+            throw new Error(
+              `JSON text of ${name} does not match its schema: ${parsed.error?.message.slice(0, 500) ?? 'fields outside the contract or not in its form'}`,
+            );
+        }
+        return reply.type('application/json; charset=utf-8').send(result.text);
+      }
       if (!validateResponses || def.responseType === 'blob') return result;
       if (options.trustedResponse && !validateTrusted) return result;
       const parsed = def.response.safeParse(result);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vehicleStatus } from '@fleet/core';
 import { liveVehiclesResponseSchema, vehicleLocationsResponseSchema } from '@fleet/api-client';
 import { call, createHarness, type Harness } from '../../test/harness';
+import { locationView, type LocationRow } from './locations';
 import { buildWorld, type World } from '../../test/fixtures';
 
 let h: Harness;
@@ -251,6 +252,64 @@ describe('vehicle location walks (keyset pages)', () => {
       company: w.b.uuid,
     });
     expect(r.statusCode).toBe(404);
+  });
+});
+
+describe('location records written as JSON text', () => {
+  it('equal locationView of the stored rows, odd values included, and keyset pages are exact to the microsecond', async () => {
+    const imei = '860000000092001';
+    const [d] = await h.storage.db.query<{ id: number }>(
+      `INSERT INTO devices (company_id, imei, type) VALUES ($1, $2, 'teltonika') RETURNING id`,
+      [w.a.id, imei],
+    );
+    const [v] = await h.storage.db.query<{ id: number; uuid: string }>(
+      `INSERT INTO vehicles (company_id, license_plate_number, device_imei) VALUES ($1, 'TEXT 1', $2) RETURNING id, uuid`,
+      [w.a.id, imei],
+    );
+    await h.storage.db.query(`SELECT fleet_ensure_location_partition('2026-09-01'::date)`);
+    // Fix times a microsecond apart (the keyset bound must not round), negative and huge course,
+    // negative speed, NaN and NULL coordinates, NULL flags, string IO values with quotes.
+    await h.storage.db.query(
+      `INSERT INTO locations (device_id, vehicle_id, company_id, fix_time, latitude, longitude, speed, course, altitude,
+                              satellites, ignition, is_idle, digital_output1, digital_output2, io_elements)
+       VALUES ($1, $2, $3, '2026-09-03 10:00:00.123456+00', 25.5, 55.25, -3, -90, 12.5, 7, true, false, 1, 0,
+               '{"16": {"value": 1000}, "387": {"value": "a \\"quoted\\", text\\nline"}}'),
+              ($1, $2, $3, '2026-09-03 10:00:00.123457+00', 'NaN', NULL, NULL, 450, NULL, NULL, NULL, NULL, NULL, 2, '{}'),
+              ($1, $2, $3, '2026-09-03 10:00:00.124+00', -0.000001, 1e-7, 12.75, 359.5, -4, 0, false, true, 0, 1,
+               '{"240": {"value": 0}}')`,
+      [d!.id, v!.id, w.a.id],
+    );
+    const rows = await h.storage.db.query<LocationRow>(
+      `SELECT * FROM locations WHERE device_id = $1 ORDER BY fix_time`,
+      [d!.id],
+    );
+    const expected = rows.map((r) => JSON.parse(JSON.stringify(locationView(r, { vehicle_uuid: v!.uuid }))));
+    const url = (page: number, limit: number) =>
+      `/v1/device-locations/vehicle/locations?vehicle_uuid=${v!.uuid}&from=2026-09-03T00:00:00Z&to=2026-09-04T00:00:00Z&page=${page}&limit=${limit}`;
+    const whole = await call(h.app, {
+      method: 'GET',
+      url: url(1, 500),
+      token: w.users.adminA.token,
+      company: w.a.uuid,
+    });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toMatch(/^application\/json/);
+    const body = whole.json() as { data: unknown[] };
+    expect(body.data).toEqual(expected);
+    expect(body.data[0]).toMatchObject({ created_at: '2026-09-03T10:00:00.123Z', speed: 0, heading: 270 });
+    expect(body.data[1]).toMatchObject({ latitude: null, longitude: null, heading: 90, digital_output2: 0 });
+    // One row per page: a walk that continues from each page's end sees every row once.
+    const walked = [];
+    for (let page = 1; page <= 3; page++) {
+      const r = await call(h.app, {
+        method: 'GET',
+        url: url(page, 1),
+        token: w.users.adminA.token,
+        company: w.a.uuid,
+      });
+      walked.push(...(r.json() as { data: unknown[] }).data);
+    }
+    expect(walked).toEqual(expected);
   });
 });
 
