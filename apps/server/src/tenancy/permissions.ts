@@ -7,6 +7,9 @@
  * - branch_admin: like sub_company_admin, and it cannot create or delete branches;
  * - school_admin: like branch_admin, and it cannot create or delete schools.
  * Scoped admins never manage users, so nobody can grant a wider scope than they hold.
+ * 'settings' guards the company-wide notification rules, which have no station / branch / school: a
+ * scoped admin may only read them (its scope holds none), never create, change or delete one (a create
+ * used to be inserted and then not found in the scope: a 404 for a permitted call).
  */
 export const resources = [
   'vehicles',
@@ -54,7 +57,14 @@ const without = (...names: string[]) =>
 export const defaultPermissions: Record<UserType, readonly string[]> = {
   super_admin: allPermissions,
   admin: allPermissions,
-  sub_company_admin: without('users', 'stations.create', 'stations.delete', 'settings.update'),
+  sub_company_admin: without(
+    'users',
+    'stations.create',
+    'stations.delete',
+    'settings.create',
+    'settings.update',
+    'settings.delete',
+  ),
   branch_admin: without(
     'users',
     'stations.create',
@@ -62,7 +72,9 @@ export const defaultPermissions: Record<UserType, readonly string[]> = {
     'stations.delete',
     'branches.create',
     'branches.delete',
+    'settings.create',
     'settings.update',
+    'settings.delete',
   ),
   school_admin: without(
     'users',
@@ -74,7 +86,9 @@ export const defaultPermissions: Record<UserType, readonly string[]> = {
     'branches.delete',
     'schools.create',
     'schools.delete',
+    'settings.create',
     'settings.update',
+    'settings.delete',
   ),
 };
 

@@ -240,6 +240,35 @@ describe('tenancy: other endpoints', () => {
     expect(r.statusCode).toBe(403);
   });
 
+  it('company-wide notification rules: scoped admins are refused writes with 403, never a 404', async () => {
+    for (const who of ['stationA1', 'branchA1', 'schoolA1'] as const) {
+      const r = await call(h.app, {
+        method: 'POST',
+        url: '/v1/notification-rules',
+        token: w.users[who].token,
+        company: w.a.uuid,
+        body: { name: `Scoped ${who}`, type: 'overspeed', speed_limit: 100 },
+      });
+      expect(r.statusCode, `${who}: ${r.body}`).toBe(403);
+    }
+    const admin = await call(h.app, {
+      method: 'POST',
+      url: '/v1/notification-rules',
+      token: w.users.adminA.token,
+      company: w.a.uuid,
+      body: { name: 'Company rule', type: 'overspeed', speed_limit: 100 },
+    });
+    expect(admin.statusCode).toBe(201);
+    const uuid = admin.json().data.uuid as string;
+    for (const [method, url, body] of [
+      ['DELETE', `/v1/notification-rules/${uuid}`, undefined],
+      ['PATCH', `/v1/notification-rules/${uuid}/status`, { status: 'inactive' }],
+    ] as const) {
+      const r = await call(h.app, { method, url, token: w.users.branchA1.token, company: w.a.uuid, body });
+      expect(r.statusCode, `${method} ${r.body}`).toBe(403);
+    }
+  });
+
   it('locations, live list and events of another company or scope are invisible', async () => {
     const bVehicle = records.vehicles!.b.uuid;
     const loc = await call(h.app, {
