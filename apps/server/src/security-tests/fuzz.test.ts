@@ -17,51 +17,12 @@ import { endpoints, type EndpointName } from '@fleet/api-client';
 import { buildWorld, type World } from '../../test/fixtures';
 import { call } from '../../test/harness';
 import { createFullServer, contractName, registeredRoutes, type RegisteredRoute } from './route-table';
+import { CREATE, OTHER_BODIES, type Body } from './fixtures';
 
 let s: Awaited<ReturnType<typeof createFullServer>>;
 let w: World;
 /** endpoint group ('vehicles', 'scheduledTrips', ...) -> a record of company A made through the API. */
 const made: Record<string, string> = {};
-
-type Body = Record<string, unknown>;
-
-/** Valid create bodies of the managed entities, given records they may refer to. */
-const CREATE: Record<string, (n: number, d: Record<string, string>) => Body> = {
-  drivers: (n) => ({ first_name: 'Fuzz', last_name: `D${n}` }),
-  devices: (n) => ({ imei: `35111100000${String(n).padStart(4, '0')}`, type: 'teltonika' }),
-  vehicles: (n) => ({ license_plate_number: `FZ ${n}`, type: 'car' }),
-  geofences: (n) => ({
-    name: `FG${n}`,
-    geometry: { shape: 'circle', center: { latitude: 25, longitude: 55 }, radius: 100 },
-  }),
-  guardians: (n) => ({ first_name: 'G', last_name: `${n}`, phone: '+971500000001', relationship: 'father' }),
-  passengers: (n, d) => ({ first_name: 'P', last_name: `${n}`, school_uuid: d.school }),
-  supervisors: (n) => ({ first_name: 'S', last_name: `${n}` }),
-  trips: (n) => ({ name: `T${n}`, start_at: '2026-11-20T06:00:00Z' }),
-  scheduledTrips: (n) => ({
-    name: `ST${n}`,
-    type: 'one_way',
-    departure_time: '06:00:00',
-    start_date: '2026-09-01',
-  }),
-  tripsApp: (_n, d) => ({ driver_uuid: d.drivers, vehicle_uuid: d.vehicles }),
-  schools: (n) => ({ name: `Sch${n}`, type: 'public', education_level: 'primary' }),
-  branches: (n) => ({ name: `Br${n}` }),
-  stations: (n) => ({ name: `St${n}` }),
-  users: (n) => ({ name: `U${n}`, email: `fuzz${n}@fleet.test`, user_type: 'admin' }),
-  notificationRules: (n) => ({ name: `R${n}`, type: 'overspeed', speed_limit: 120 }),
-};
-
-/** Other write bodies that pass their schema (the first one that parses is used). */
-const OTHER_BODIES: Body[] = [
-  { expires_in_minutes: 60 },
-  { type: 'get_status' },
-  { report: 'trips', format: 'csv', from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z' },
-  { token: 'fuzz-token-1', platform: 'android', device_id: 'android-1-abcdefghi' },
-  { token: 'fuzz-token-1' },
-  { status: 'inactive' },
-  { status: 'cancelled' },
-];
 
 const QUERY_VALUES: string[] = [
   '-1',
