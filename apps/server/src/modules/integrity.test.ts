@@ -1,0 +1,427 @@
+/**
+ * Assignment and deletion integrity across the managed entities (issue requirements):
+ *  - assigning something that one record only may hold (a device, a driver, a vehicle, a passenger)
+ *    to a second record fails with exactly 'This {entity} is already assigned' on the field, on create
+ *    and on update, in English and in Arabic;
+ *  - deleting a record others depend on fails with a 409 that names both, leaves everything as it was
+ *    (no dangling reference), and succeeds once the dependent is gone.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { call, createHarness, type Harness } from '../../test/harness';
+import { buildWorld, type World } from '../../test/fixtures';
+
+let h: Harness;
+let w: World;
+beforeAll(async () => {
+  h = await createHarness('modules_integrity');
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.reset();
+  w = await buildWorld(h.storage.db);
+});
+
+let n = 0;
+async function api(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+  locale?: 'en' | 'ar',
+): Promise<LightMyRequestResponse> {
+  return call(h.app, {
+    method,
+    url,
+    token: w.users.adminA.token,
+    company: w.a.uuid,
+    body,
+    ...(locale ? { headers: { 'x-locale': locale } } : {}),
+  });
+}
+async function create(path: string, body: Record<string, unknown>): Promise<string> {
+  const r = await api('POST', `/v1/${path}`, body);
+  if (r.statusCode !== 201) throw new Error(`${path}: ${r.statusCode} ${r.body}`);
+  return r.json().data.uuid as string;
+}
+const device = () =>
+  create('devices', { imei: `35222200000${String(++n).padStart(4, '0')}`, type: 'teltonika' });
+const imeiOf = async (uuid: string) => (await api('GET', `/v1/devices/${uuid}`)).json().data.imei as string;
+const vehicle = (extra: Record<string, unknown> = {}) =>
+  create('vehicles', { license_plate_number: `INT ${++n}`, type: 'bus', ...extra });
+const driver = (extra: Record<string, unknown> = {}) =>
+  create('drivers', { first_name: 'Int', last_name: `D${++n}`, ...extra });
+const passenger = () =>
+  create('passengers', { first_name: 'P', last_name: `${++n}`, school_uuid: w.a.schools[0]!.uuid });
+const scheduled = (extra: Record<string, unknown> = {}) =>
+  create('scheduled-trips', {
+    name: `ST ${++n}`,
+    type: 'one_way',
+    departure_time: '06:00:00',
+    start_date: '2026-09-01',
+    ...extra,
+  });
+
+interface AssignCase {
+  entity: string;
+  field: string;
+  /** Holds the target with a first record; returns the create path, a body taking it again, and a record to update. */
+  setup: () => Promise<{ path: string; body: Record<string, unknown>; other: string }>;
+}
+
+const ASSIGN: AssignCase[] = [
+  {
+    entity: 'device',
+    field: 'device_imei',
+    setup: async () => {
+      const imei = await imeiOf(await device());
+      await vehicle({ device_imei: imei });
+      return {
+        path: 'vehicles',
+        body: { license_plate_number: `X ${++n}`, type: 'car', device_imei: imei },
+        other: await vehicle(),
+      };
+    },
+  },
+  {
+    entity: 'device',
+    field: 'gps_device_imei',
+    setup: async () => {
+      const imei = await imeiOf(await device());
+      await vehicle({ device_imei: imei });
+      return {
+        path: 'vehicles',
+        body: { license_plate_number: `X ${++n}`, type: 'car', gps_device_imei: imei },
+        other: await vehicle(),
+      };
+    },
+  },
+  {
+    entity: 'driver',
+    field: 'driver_uuid',
+    setup: async () => {
+      const d = await driver();
+      await vehicle({ driver_uuid: d });
+      return {
+        path: 'vehicles',
+        body: { license_plate_number: `X ${++n}`, type: 'car', driver_uuid: d },
+        other: await vehicle(),
+      };
+    },
+  },
+  {
+    entity: 'vehicle',
+    field: 'vehicle_uuid',
+    setup: async () => {
+      const v = await vehicle();
+      await driver({ vehicle_uuid: v });
+      return {
+        path: 'drivers',
+        body: { first_name: 'Again', last_name: `${++n}`, vehicle_uuid: v },
+        other: await driver(),
+      };
+    },
+  },
+  {
+    entity: 'vehicle',
+    field: 'vehicle_uuid',
+    setup: async () => {
+      const v = await vehicle();
+      await create('supervisors', { first_name: 'S', last_name: `${++n}`, vehicle_uuid: v });
+      return {
+        path: 'supervisors',
+        body: { first_name: 'Again', last_name: `${++n}`, vehicle_uuid: v },
+        other: await create('supervisors', { first_name: 'S', last_name: `${++n}` }),
+      };
+    },
+  },
+  {
+    entity: 'passenger',
+    field: 'passenger_uuids',
+    setup: async () => {
+      const p = await passenger();
+      await scheduled({ passenger_uuids: [p] });
+      return {
+        path: 'scheduled-trips',
+        body: {
+          name: `ST ${++n}`,
+          type: 'one_way',
+          departure_time: '06:00:00',
+          start_date: '2026-09-01',
+          passenger_uuids: [p],
+        },
+        other: await scheduled(),
+      };
+    },
+  },
+];
+
+describe('already assigned', () => {
+  it.each(ASSIGN.map((c) => [`${c.entity} via ${c.field}`, c] as const))('%s', async (_label, c) => {
+    const { path, body, other } = await c.setup();
+    const before = await api('GET', `/v1/${path}?limit=500`);
+    // Create.
+    const created = await api('POST', `/v1/${path}`, body);
+    expect(created.statusCode, created.body).toBe(422);
+    expect(created.json().errors[c.field]).toEqual([`This ${c.entity} is already assigned`]);
+    expect(typeof created.json().message).toBe('string');
+    // Update of another record.
+    const view = (await api('GET', `/v1/${path}/${other}`)).json().data as Record<string, unknown>;
+    const updated = await api('PUT', `/v1/${path}/${other}`, { ...view, [c.field]: body[c.field] });
+    expect(updated.statusCode, updated.body).toBe(422);
+    expect(updated.json().errors[c.field]).toEqual([`This ${c.entity} is already assigned`]);
+    // Arabic: the same rule in the Arabic sentence.
+    const ar = await api('POST', `/v1/${path}`, body, 'ar');
+    expect(ar.statusCode).toBe(422);
+    const [msg] = ar.json().errors[c.field] as string[];
+    expect(msg).toMatch(/^هذا\s.+\sمُعيَّن بالفعل$/u);
+    // Nothing was written.
+    expect((await api('GET', `/v1/${path}?limit=500`)).json().total).toBe(before.json().total);
+  });
+});
+
+/**
+ * Known gap, not fixable from the modules (src/http/i18n.ts owns the texts): the Arabic sentence wraps
+ * the English entity or field word ('هذا device مُعيَّن بالفعل', 'License plate number مطلوب'). This test
+ * records that the gap exists; when i18n translates the words, it fails and must become a plain `it`.
+ */
+it.fails(
+  'Arabic messages name the entity in Arabic (known gap: English word inside the Arabic sentence)',
+  async () => {
+    const imei = await imeiOf(await device());
+    await vehicle({ device_imei: imei });
+    const r = await api(
+      'POST',
+      '/v1/vehicles',
+      { license_plate_number: 'AR 1', type: 'car', device_imei: imei },
+      'ar',
+    );
+    expect(r.json().errors.device_imei[0]).not.toMatch(/[A-Za-z]/);
+  },
+);
+
+interface DependCase {
+  /** 'device <- vehicles': what is deleted and what depends on it. */
+  label: string;
+  entity: string;
+  dependents: string;
+  /** Makes the record and one dependent; returns their paths. */
+  setup: () => Promise<{ target: string; dependent: string }>;
+}
+
+const trip = (extra: Record<string, unknown> = {}) =>
+  create('trips', { name: `T ${++n}`, start_at: '2026-11-20T06:00:00Z', ...extra });
+const supervisor = (extra: Record<string, unknown> = {}) =>
+  create('supervisors', { first_name: 'S', last_name: `${++n}`, ...extra });
+
+const DEPEND: DependCase[] = [
+  {
+    label: 'device <- vehicle',
+    entity: 'device',
+    dependents: 'vehicles',
+    setup: async () => {
+      const d = await device();
+      return {
+        target: `devices/${d}`,
+        dependent: `vehicles/${await vehicle({ device_imei: await imeiOf(d) })}`,
+      };
+    },
+  },
+  {
+    label: 'driver <- vehicle',
+    entity: 'driver',
+    dependents: 'vehicles',
+    setup: async () => {
+      const d = await driver();
+      return { target: `drivers/${d}`, dependent: `vehicles/${await vehicle({ driver_uuid: d })}` };
+    },
+  },
+  {
+    label: 'driver <- trip',
+    entity: 'driver',
+    dependents: 'trips',
+    setup: async () => {
+      const d = await driver();
+      return { target: `drivers/${d}`, dependent: `trips/${await trip({ driver_uuid: d })}` };
+    },
+  },
+  {
+    label: 'vehicle <- supervisor',
+    entity: 'vehicle',
+    dependents: 'supervisors',
+    setup: async () => {
+      const v = await vehicle();
+      return { target: `vehicles/${v}`, dependent: `supervisors/${await supervisor({ vehicle_uuid: v })}` };
+    },
+  },
+  {
+    label: 'vehicle <- scheduled trip',
+    entity: 'vehicle',
+    dependents: 'scheduled trips',
+    setup: async () => {
+      const v = await vehicle();
+      return {
+        target: `vehicles/${v}`,
+        dependent: `scheduled-trips/${await scheduled({ vehicle_uuid: v })}`,
+      };
+    },
+  },
+  {
+    label: 'vehicle <- trips-app record',
+    entity: 'vehicle',
+    dependents: 'trips app records',
+    setup: async () => {
+      const v = await vehicle();
+      const ta = await create('trips-app', { driver_uuid: await driver(), vehicle_uuid: v });
+      return { target: `vehicles/${v}`, dependent: `trips-app/${ta}` };
+    },
+  },
+  {
+    label: 'supervisor <- trip',
+    entity: 'supervisor',
+    dependents: 'trips',
+    setup: async () => {
+      const s = await supervisor();
+      return { target: `supervisors/${s}`, dependent: `trips/${await trip({ supervisor_uuid: s })}` };
+    },
+  },
+  {
+    label: 'scheduled trip <- trip',
+    entity: 'scheduled trip',
+    dependents: 'trips',
+    setup: async () => {
+      const st = await scheduled();
+      return {
+        target: `scheduled-trips/${st}`,
+        dependent: `trips/${await trip({ scheduled_trip_uuid: st })}`,
+      };
+    },
+  },
+  {
+    label: 'trip <- trips-app record',
+    entity: 'trip',
+    dependents: 'trips app records',
+    setup: async () => {
+      const t = await trip();
+      const ta = await create('trips-app', {
+        driver_uuid: await driver(),
+        vehicle_uuid: await vehicle(),
+        trip_uuid: t,
+      });
+      return { target: `trips/${t}`, dependent: `trips-app/${ta}` };
+    },
+  },
+  {
+    label: 'passenger <- scheduled trip',
+    entity: 'passenger',
+    dependents: 'scheduled trips',
+    setup: async () => {
+      const p = await passenger();
+      return {
+        target: `passengers/${p}`,
+        dependent: `scheduled-trips/${await scheduled({ passenger_uuids: [p] })}`,
+      };
+    },
+  },
+  {
+    label: 'school <- passenger',
+    entity: 'school',
+    dependents: 'passengers',
+    setup: async () => {
+      const s = await create('schools', { name: `Sch ${++n}`, type: 'public', education_level: 'primary' });
+      const p = await create('passengers', { first_name: 'P', last_name: `${++n}`, school_uuid: s });
+      return { target: `schools/${s}`, dependent: `passengers/${p}` };
+    },
+  },
+  {
+    label: 'branch <- school',
+    entity: 'branch',
+    dependents: 'schools',
+    setup: async () => {
+      const b = await create('branches', { name: `Br ${++n}` });
+      const s = await create('schools', {
+        name: `Sch ${++n}`,
+        type: 'public',
+        education_level: 'primary',
+        branch_uuid: b,
+      });
+      return { target: `branches/${b}`, dependent: `schools/${s}` };
+    },
+  },
+  {
+    label: 'station <- branch',
+    entity: 'station',
+    dependents: 'branches',
+    setup: async () => {
+      const st = await create('stations', { name: `St ${++n}` });
+      return {
+        target: `stations/${st}`,
+        dependent: `branches/${await create('branches', { name: `Br ${++n}`, station_uuid: st })}`,
+      };
+    },
+  },
+];
+
+describe('deleting a record others depend on', () => {
+  it.each(DEPEND.map((c) => [c.label, c] as const))('%s', async (_label, c) => {
+    const { target, dependent } = await c.setup();
+    const before = (await api('GET', `/v1/${dependent}`)).body;
+    const del = await api('DELETE', `/v1/${target}`);
+    expect(del.statusCode, del.body).toBe(409);
+    expect(del.json().message).toBe(
+      `This ${c.entity} cannot be deleted because ${c.dependents} still depend on it.`,
+    );
+    const ar = await api('DELETE', `/v1/${target}`, undefined, 'ar');
+    expect(ar.statusCode).toBe(409);
+    expect(ar.json().message).toMatch(/^لا يمكن حذف .+ لأن .+ لا تزال مرتبطة به\.$/u);
+    // Both records are intact: no dangling reference.
+    expect((await api('GET', `/v1/${target}`)).statusCode).toBe(200);
+    expect((await api('GET', `/v1/${dependent}`)).body).toBe(before);
+    // Once the dependent is gone, the record can be deleted.
+    expect((await api('DELETE', `/v1/${dependent}`)).statusCode).toBe(200);
+    const again = await api('DELETE', `/v1/${target}`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await api('GET', `/v1/${target}`)).statusCode).toBe(404);
+  });
+});
+
+describe('links that follow a deletion', () => {
+  it("deleting a guardian removes it from its passengers' guardian list (no dangling uuid)", async () => {
+    const g = await create('guardians', {
+      first_name: 'G',
+      last_name: `${++n}`,
+      phone: '+971500000002',
+      relationship: 'mother',
+    });
+    const p = await create('passengers', {
+      first_name: 'P',
+      last_name: `${++n}`,
+      school_uuid: w.a.schools[0]!.uuid,
+      guardian_uuids: [g],
+    });
+    expect((await api('GET', `/v1/passengers/${p}`)).json().data.guardian_uuids).toEqual([g]);
+    expect((await api('DELETE', `/v1/guardians/${g}`)).statusCode).toBe(200);
+    expect((await api('GET', `/v1/passengers/${p}`)).json().data.guardian_uuids).toEqual([]);
+  });
+
+  /**
+   * Known gap (src/entities/definitions.ts, not the modules): a notification rule keeps its vehicle,
+   * geofence and recipient uuids as plain JSON, unchecked on write and untouched when the record is
+   * deleted. The pipeline only intersects them with the company's records, so nothing leaks, but the
+   * rule shows a dangling uuid. When fixed, this test fails and must become a plain `it`.
+   */
+  it.fails(
+    'deleting a vehicle named by a notification rule leaves no dangling uuid in the rule (known gap)',
+    async () => {
+      const v = await vehicle();
+      const rule = await create('notification-rules', {
+        name: `R ${++n}`,
+        type: 'overspeed',
+        speed_limit: 100,
+        vehicle_uuids: [v],
+      });
+      const del = await api('DELETE', `/v1/vehicles/${v}`);
+      const view = (await api('GET', `/v1/notification-rules/${rule}`)).json().data;
+      expect(del.statusCode === 409 || !view.vehicle_uuids.includes(v)).toBe(true);
+    },
+  );
+});
