@@ -462,16 +462,27 @@ export function DataTable<T>({
 
   // Roving focus among rows.
   const bodyRef = useRef<HTMLTableSectionElement>(null);
+  // The row to focus once it is in the DOM. A virtualised row far away (End, PageDown) is rendered
+  // only after the scroll it causes has been handled, which can take more than the next frame, so
+  // the focus waits for it: tried after the next frame and after every render of the virtual rows.
+  const pendingFocus = useRef<number | null>(null);
+  const flushPendingFocus = useCallback(() => {
+    const index = pendingFocus.current;
+    if (index === null) return;
+    const el = bodyRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
+    if (!el) return;
+    pendingFocus.current = null;
+    el.focus();
+  }, []);
   const focusRow = useCallback(
     (index: number) => {
       const clamped = Math.max(0, Math.min(rows.length - 1, index));
       setActiveRow(clamped);
+      pendingFocus.current = clamped;
       if (virtual) virtualApi.current?.scrollToIndex(clamped);
-      requestAnimationFrame(() => {
-        bodyRef.current?.querySelector<HTMLElement>(`[data-row-index="${clamped}"]`)?.focus();
-      });
+      requestAnimationFrame(flushPendingFocus);
     },
-    [rows.length, virtual],
+    [rows.length, virtual, flushPendingFocus],
   );
   const onRowKeyDown = (e: KeyboardEvent<HTMLTableRowElement>, index: number, row: Row<T>) => {
     if (e.target !== e.currentTarget) return;
@@ -624,6 +635,7 @@ export function DataTable<T>({
             colCount={colCount}
             renderRow={(index) => renderRow(rows[index]!, index)}
             apiRef={virtualApi}
+            onRendered={flushPendingFocus}
           />
         ) : (
           rows.map((row, i) => renderRow(row, i))
@@ -767,6 +779,7 @@ function VirtualRows({
   colCount,
   renderRow,
   apiRef,
+  onRendered,
 }: {
   count: number;
   scrollElement: HTMLDivElement | null;
@@ -774,6 +787,8 @@ function VirtualRows({
   colCount: number;
   renderRow: (index: number) => ReactNode;
   apiRef: React.RefObject<VirtualRowsApi | null>;
+  /** Called after every commit of the rows (a pending row focus can then find its row). */
+  onRendered: () => void;
 }) {
   // TanStack Virtual returns fresh functions by design; the React Compiler skips this component.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -788,6 +803,7 @@ function VirtualRows({
     () => ({ scrollToIndex: (i) => virtualizer.scrollToIndex(i, { align: 'auto' }) }),
     [virtualizer],
   );
+  useLayoutEffect(onRendered);
   const items = virtualizer.getVirtualItems();
   const padTop = items.length ? items[0]!.start : 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;

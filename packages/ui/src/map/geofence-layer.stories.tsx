@@ -117,10 +117,6 @@ export const DrawCircle: Story = {
 
 /** Editing the depot: vertex handles can be nudged with the keyboard; the change is emitted as GeoJSON. */
 export const EditPolygon: Story = {
-  // Out of the screenshot run: after the renderer fixes in MapView it passed eight runs in a row, then
-  // in the ninth the whole view came out panned (about 115 px right, 87 px up) after the keyboard
-  // nudge, like EditCircle. Cause not found; play and axe cover it in every mode.
-  tags: ['skip-visual'],
   args: { editableId: 'depot' },
   play: async ({ canvasElement, args }) => {
     const t = mapLabels(canvasElement);
@@ -140,12 +136,6 @@ export const EditPolygon: Story = {
 
 /** Editing the circle: drag handles for centre and radius. */
 export const EditCircle: Story = {
-  // Out of the screenshot run: in a clean-clone CI run the whole view came out shifted once (the
-  // keyboard nudge re-fits the map while tiles settle). Re-checked on 21 November 2026 after the
-  // renderer fixes in MapView (whole-pixel renderer origin after a zoom reset, whole-pixel circle
-  // centres) that made the other drawing stories stable: it passed five of six runs, not enough for
-  // a baseline. Play and axe cover it in every mode.
-  tags: ['skip-visual'],
   args: { editableId: 'school' },
   play: async ({ canvasElement, args }) => {
     const t = mapLabels(canvasElement);

@@ -170,13 +170,18 @@ export function MapView({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shouldAnimate, minZoom, maxZoom]);
 
+  // `center` and `zoom` re-centre the map only when they change. The map is created at them, so
+  // answering its first appearance too would undo what a layer did on mount: child effects run
+  // before this one, and RouteLayer's fit to the route was reset to `center` this way.
   const [lat, lng] = center;
+  const appliedView = useRef<{ lat: number; lng: number; zoom: number } | null>(null);
   useEffect(() => {
     if (!map) return;
-    const current = map.getCenter();
+    const applied = appliedView.current;
+    appliedView.current = { lat, lng, zoom };
+    if (!applied || (applied.lat === lat && applied.lng === lng && applied.zoom === zoom)) return;
     // Leaflet animates a short pan even with zoom animation off; the option keeps it instant then.
-    if (current.lat !== lat || current.lng !== lng || map.getZoom() !== zoom)
-      map.setView([lat, lng], zoom, { animate: !!map.options.zoomAnimation });
+    map.setView([lat, lng], zoom, { animate: !!map.options.zoomAnimation });
   }, [map, lat, lng, zoom]);
 
   // Re-read the token colours when the theme changes.

@@ -139,6 +139,9 @@ export function RoutePlayback({
   );
 }
 
+/** Screen pixels kept free around a fitted route (beyond the playback bar). */
+const FIT_PADDING = 32;
+
 export interface RouteLayerProps {
   /** Location records of the route (invalid ones are dropped, the rest sorted by time). */
   points: readonly RoutePoint[];
@@ -232,11 +235,33 @@ export function RouteLayer({
     };
   }, [map, route, theme]);
 
+  // Fit the whole route, clear of the playback bar over the bottom of the map (it is in the DOM by
+  // now: effects run after the portal below is committed). A map without room for it yet (created
+  // in a hidden container, whose size Leaflet reads as 0 x 0) would get a NaN view from the
+  // padding, so the fit then waits for the map's next resize.
+  const controlsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!fitBounds || route.length === 0) return;
-    map.fitBounds(L.latLngBounds(route.map((p) => [p.lat, p.lng] as [number, number])).pad(0.1), {
-      animate: false,
-    });
+    const bounds = L.latLngBounds(route.map((p) => [p.lat, p.lng] as [number, number]));
+    const fit = () => {
+      const bar = Math.ceil(controlsRef.current?.getBoundingClientRect().height ?? 0);
+      const size = map.getSize();
+      if (size.x <= 2 * FIT_PADDING || size.y <= 2 * FIT_PADDING + bar) return false;
+      map.fitBounds(bounds, {
+        paddingTopLeft: [FIT_PADDING, FIT_PADDING],
+        paddingBottomRight: [FIT_PADDING, FIT_PADDING + bar],
+        animate: false,
+      });
+      return true;
+    };
+    if (fit()) return;
+    const onResize = () => {
+      if (fit()) map.off('resize', onResize);
+    };
+    map.on('resize', onResize);
+    return () => {
+      map.off('resize', onResize);
+    };
   }, [map, route, fitBounds]);
 
   // Play head marker.
@@ -282,7 +307,7 @@ export function RouteLayer({
 
   if (!overlay || !controls) return null;
   return createPortal(
-    <div className="pointer-events-auto absolute inset-x-3 bottom-3">
+    <div ref={controlsRef} className="pointer-events-auto absolute inset-x-3 bottom-3">
       {route.length === 0 ? (
         <p
           data-slot="route-empty"
