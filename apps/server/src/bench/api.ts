@@ -159,7 +159,12 @@ async function rssFigures(url: string | undefined) {
 async function httpFigures(url: string | undefined) {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const schema = `bench_${Date.now()}`;
-  const storage = await openStorage(url ? { url, schema } : { dataDir: join(dir, 'pglite') });
+  // The embedded database as the server configures it (its default shared_buffers).
+  const storage = await openStorage(
+    url
+      ? { url, schema }
+      : { dataDir: join(dir, 'pglite'), pgliteSharedBuffers: loadConfig({}).PGLITE_SHARED_BUFFERS },
+  );
   const db = storage.db;
   const t0 = performance.now();
   const [c] = await db.query<{ id: number; uuid: string }>(

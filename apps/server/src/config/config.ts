@@ -28,11 +28,15 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
-  /** Embedded PGlite shared_buffers (memory at rest); PostgreSQL servers keep their own setting. */
+  /**
+   * Embedded PGlite shared_buffers; PostgreSQL servers keep their own setting. Small, because
+   * every buffer page touched stays resident in the WebAssembly memory for the life of the process
+   * (16 MB vs 32 MB: ~18 MB less at rest), while PGlite's files are still cached by the OS.
+   */
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^\d+(kB|MB|GB)$/, 'must look like 32MB')
-    .default('32MB'),
+    .default('16MB'),
   /** Postgres schema to use (tests isolate per file); default `public`. */
   DATABASE_SCHEMA: z
     .string()

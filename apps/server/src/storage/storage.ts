@@ -283,9 +283,9 @@ export interface StorageOptions {
   pgliteSharedBuffers?: string;
 }
 
-/** Open the database, apply migrations, return the facade. */
-export async function openStorage(opts: StorageOptions): Promise<Storage> {
+/** Open the database, apply migrations, return the facade (with the names of the migrations it applied). */
+export async function openStorage(opts: StorageOptions): Promise<Storage & { migrated: string[] }> {
   const db = await openDatabase(opts);
-  await migrate(db);
-  return createStorage(db);
+  const migrated = await migrate(db);
+  return Object.assign(createStorage(db), { migrated });
 }
