@@ -6,6 +6,7 @@ import type { Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 import type { Locale } from '../http/i18n';
 import { localizedAlertText } from '../pipeline/alerts/messages';
+import { sortExpression } from './list-sort';
 
 interface NotificationRow {
   uuid: string;
@@ -128,6 +129,16 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
     app,
     'notifications.list',
     async ({ req, query, tenant, principal }) => {
+      const orderBy = sortExpression(
+        query.sort,
+        {
+          created_at: 'n.created_at',
+          device_created_at: 'n.device_created_at',
+          type: 'n.type',
+          read_at: 'n.read_at',
+        },
+        'created_at',
+      );
       const params: unknown[] = [principal.user.id, tenant.companyId];
       const where = ['n.user_id = $1', 'n.company_id = $2'];
       const add = (sql: string, v: unknown) => {
@@ -151,7 +162,7 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
       );
       params.push(query.limit, (query.page - 1) * query.limit);
       const rows = await db.query<NotificationRow>(
-        `${SELECT} WHERE ${where.join(' AND ')} ORDER BY n.created_at ${query.order === 'asc' ? 'ASC' : 'DESC'}, n.id DESC
+        `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} ${query.order === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, n.id DESC
          LIMIT $${params.length - 1} OFFSET $${params.length}`,
         params,
       );

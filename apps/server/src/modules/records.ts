@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { vehicleTypes } from '@fleet/api-client';
 import { route, iso } from '../http/route';
+import { sortExpression } from './list-sort';
 import { notFound, HttpError } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
 import type { Queryable } from '../storage/db';
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 const pageOf = <T>(data: T[], total: number, q: { page: number; limit: number }) => ({
   data,
   total,
@@ -32,7 +34,9 @@ async function eventList(
   q: Record<string, unknown> & { page: number; limit: number; order?: string },
   filters: Record<string, string>,
   shape: (r: Record<string, unknown>) => Record<string, unknown>,
+  list: { sorts: Record<string, string>; defaultSort: string; search: string[] },
 ) {
+  const orderBy = sortExpression(q.sort as string | undefined, list.sorts, list.defaultSort);
   const params: unknown[] = [];
   const where = [
     `e.company_id = $${params.push(tenant.companyId)}`,
@@ -44,12 +48,16 @@ async function eventList(
   for (const [key, sql] of Object.entries(filters)) {
     if (q[key] !== undefined) where.push(sql.replace('$?', `$${params.push(q[key])}`));
   }
+  if (typeof q.search === 'string' && q.search !== '') {
+    const p = `$${params.push(like(q.search))}`;
+    where.push(`(${list.search.map((e) => `${e} ILIKE ${p}`).join(' OR ')})`);
+  }
   const from = `FROM ${table} e JOIN vehicles v ON v.id = e.vehicle_id WHERE ${where.join(' AND ')}`;
   const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
   params.push(q.limit, (q.page - 1) * q.limit);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT e.*, v.uuid AS vehicle_uuid, ${VEHICLE_SUMMARY} AS vehicle ${from}
-     ORDER BY e.${timeColumn} ${q.order === 'asc' ? 'ASC' : 'DESC'}, e.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+     ORDER BY ${orderBy} ${q.order === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, e.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
   return pageOf(rows.map(shape), c?.n ?? 0, q);
@@ -103,6 +111,29 @@ const salikEventView = (r: Record<string, unknown>) => ({
   created_at: iso(r.created_at as Date),
 });
 
+/** Sort names (answer fields) and searched text of the device-derived lists. */
+const PLATE = 'v.license_plate_number';
+const DEVICE_TRIP_LIST = {
+  sorts: {
+    started_at: 'e.started_at',
+    ended_at: 'e.ended_at',
+    distance_km: 'e.distance_m',
+    created_at: 'e.created_at',
+  },
+  defaultSort: 'started_at',
+  search: [PLATE],
+};
+const GEOFENCE_EVENT_LIST = {
+  sorts: { occurred_at: 'e.at', created_at: 'e.created_at', event: 'e.kind' },
+  defaultSort: 'occurred_at',
+  search: [PLATE, "e.data->>'geofence_name'", '(SELECT g.name FROM geofences g WHERE g.id = e.geofence_id)'],
+};
+const SALIK_EVENT_LIST = {
+  sorts: { crossed_at: 'e.at', created_at: 'e.created_at', fee: 'e.fee', gate_name: 'e.gate' },
+  defaultSort: 'crossed_at',
+  search: [PLATE, 'e.gate', "e.data->>'gate_name'"],
+};
+
 export function registerRecordRoutes(app: FastifyInstance): void {
   const db = app.ctx.storage.db;
 
@@ -110,7 +141,16 @@ export function registerRecordRoutes(app: FastifyInstance): void {
     app,
     'deviceTrips.list',
     async ({ query, tenant }) =>
-      eventList(db, tenant, 'device_trips', 'started_at', query, {}, deviceTripView) as never,
+      eventList(
+        db,
+        tenant,
+        'device_trips',
+        'started_at',
+        query,
+        {},
+        deviceTripView,
+        DEVICE_TRIP_LIST,
+      ) as never,
     {
       permission: 'device-trips.view',
     },
@@ -130,6 +170,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
           geofence_uuid: 'e.geofence_id = (SELECT id FROM geofences WHERE uuid = $?)',
         },
         geofenceEventView,
+        GEOFENCE_EVENT_LIST,
       ) as never,
     { permission: 'geofence-events.view' },
   );
@@ -156,6 +197,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
         query,
         { gate_uuid: "e.data->>'gate_uuid' = $?::text" },
         salikEventView,
+        SALIK_EVENT_LIST,
       ) as never,
     { permission: 'salik-events.view' },
   );
@@ -177,6 +219,16 @@ export function registerRecordRoutes(app: FastifyInstance): void {
     'devices.unknown',
     async ({ query, tenant }) => {
       if (tenant.scope) throw new HttpError(403, 'forbidden');
+      const orderBy = sortExpression(
+        query.sort,
+        {
+          last_attempt_at: 'last_attempt_at',
+          first_attempt_at: 'first_seen_at',
+          imei: 'imei',
+          attempts: 'attempts',
+        },
+        'last_attempt_at',
+      );
       const params: unknown[] = [];
       const where = ['true'];
       if (query.search) where.push(`imei ILIKE $${params.push(like(query.search))}`);
@@ -195,7 +247,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
         first_seen_at: Date;
         last_attempt_at: Date;
       }>(
-        `SELECT * FROM unknown_devices WHERE ${where.join(' AND ')} ORDER BY last_attempt_at DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        `SELECT * FROM unknown_devices WHERE ${where.join(' AND ')} ORDER BY ${orderBy} ${query.order === 'asc' ? 'ASC' : 'DESC'}, id LIMIT $${params.length - 1} OFFSET $${params.length}`,
         params,
       );
       return pageOf(
@@ -234,6 +286,11 @@ export function registerRecordRoutes(app: FastifyInstance): void {
     app,
     'activityLog.list',
     async ({ query, tenant }) => {
+      const orderBy = sortExpression(
+        query.sort,
+        { created_at: 'a.at', action: 'a.action', subject_type: 'a.entity' },
+        'created_at',
+      );
       const params: unknown[] = [tenant.companyId];
       const where = ['a.company_id = $1'];
       if (tenant.scope) {
@@ -272,7 +329,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
       }>(
         `SELECT a.*, (SELECT jsonb_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = a.user_id) AS "user"
          FROM activity_log a WHERE ${where.join(' AND ')}
-         ORDER BY a.at ${query.order === 'asc' ? 'ASC' : 'DESC'}, a.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+         ORDER BY ${orderBy} ${query.order === 'asc' ? 'ASC' : 'DESC'}, a.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
         params,
       );
       return pageOf(

@@ -1,0 +1,124 @@
+/**
+ * Device-derived lists (device trips, geofence events, Salik events), the refused-IMEI list, the
+ * activity log and notifications: the list query the contract offers (search, sort, order, from, to,
+ * vehicle_uuid) is honoured, and an unknown sort name is a 422 on `sort` (never silently ignored).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createHarness, type Harness } from '../../test/harness';
+import { buildWorld, type World } from '../../test/fixtures';
+
+let h: Harness;
+let w: World;
+const trips: string[] = [];
+
+beforeAll(async () => {
+  h = await createHarness('modules_records');
+  w = await buildWorld(h.storage.db);
+  const db = h.storage.db;
+  const [dev] = await db.query<{ id: number }>(
+    `INSERT INTO devices (company_id, imei, type) VALUES ($1, '356307040000011', 'teltonika') RETURNING id`,
+    [w.a.id],
+  );
+  const vehicles: number[] = [];
+  for (const plate of ['ALPHA 1', 'BRAVO 2']) {
+    const [v] = await db.query<{ id: number }>(
+      `INSERT INTO vehicles (company_id, license_plate_number, type) VALUES ($1, $2, 'bus') RETURNING id`,
+      [w.a.id, plate],
+    );
+    vehicles.push(v!.id);
+  }
+  const [g] = await db.query<{ id: number }>(
+    `INSERT INTO geofences (company_id, name, type, shape, geometry, min_lat, max_lat, min_lng, max_lng) VALUES ($1, 'School gate', 'school', 'circle', '{"shape":"circle","center":{"latitude":25,"longitude":55},"radius":50}', 24.9, 25.1, 54.9, 55.1) RETURNING id`,
+    [w.a.id],
+  );
+  for (const [i, vid] of vehicles.entries()) {
+    const [t] = await db.query<{ uuid: string }>(
+      `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
+       VALUES ($1, $2, $3, $4, $5, $6, '{"device_imei":"356307040000011","duration_seconds":600,"max_speed":80,"average_speed":40,"idle_seconds":0,"fuel_used_litres":null,"start_location":null,"end_location":null}') RETURNING uuid`,
+      [w.a.id, vid, dev!.id, `2026-11-1${i}T06:00:00Z`, `2026-11-1${i}T06:10:00Z`, (i + 1) * 5000],
+    );
+    trips.push(t!.uuid);
+    await db.query(
+      `INSERT INTO geofence_events (company_id, vehicle_id, geofence_id, kind, at, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        w.a.id,
+        vid,
+        g!.id,
+        i === 0 ? 'entry' : 'exit',
+        `2026-11-1${i}T06:05:00Z`,
+        JSON.stringify({
+          geofence_uuid: '00000000-0000-4000-8000-000000000001',
+          geofence_name: 'School gate',
+          latitude: 25,
+          longitude: 55,
+          speed: 10,
+          dwell_seconds: null,
+        }),
+      ],
+    );
+    await db.query(
+      `INSERT INTO salik_events (company_id, vehicle_id, gate, fee, at, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        w.a.id,
+        vid,
+        i === 0 ? 'Al Garhoud' : 'Al Maktoum',
+        4 * (i + 1),
+        `2026-11-1${i}T07:00:00Z`,
+        JSON.stringify({
+          gate_uuid: '00000000-0000-4000-8000-000000000002',
+          bearing: 90,
+          latitude: 25,
+          longitude: 55,
+          currency: 'AED',
+          charged: true,
+        }),
+      ],
+    );
+  }
+}, 60_000);
+afterAll(() => h.close());
+
+const get = (url: string, token = w.users.adminA.token, company = w.a.uuid) =>
+  call(h.app, { method: 'GET', url, token, company });
+
+describe.each([
+  ['/v1/device-trips', 'started_at', 'distance_km'],
+  ['/v1/geofences/events', 'occurred_at', 'event'],
+  ['/v1/geofences/events/salik', 'crossed_at', 'fee'],
+] as const)('%s', (path, timeField, otherSort) => {
+  it('search finds by plate; an unmatched search finds nothing', async () => {
+    const r = await get(`${path}?search=bravo`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().total).toBe(1);
+    expect((await get(`${path}?search=zzz`)).json().total).toBe(0);
+    expect((await get(`${path}?search=%25`)).json().total).toBe(0);
+  });
+
+  it('sorts by the allowed fields in both orders and refuses others with a 422 on sort', async () => {
+    const asc = (await get(`${path}?sort=${timeField}&order=asc`)).json().data;
+    const desc = (await get(`${path}?sort=${timeField}&order=desc`)).json().data;
+    expect(asc.map((x: { uuid: string }) => x.uuid)).toEqual(
+      desc.map((x: { uuid: string }) => x.uuid).reverse(),
+    );
+    expect((await get(`${path}?sort=${otherSort}&order=asc`)).statusCode).toBe(200);
+    const bad = await get(`${path}?sort=password_hash`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.sort).toEqual(['Please enter a valid Sort']);
+  });
+
+  it('from / to bound the time column', async () => {
+    const r = await get(`${path}?from=2026-11-11T00:00:00Z&to=2026-11-11T23:59:59Z`);
+    expect(r.json().total).toBe(1);
+  });
+});
+
+describe('other lists refuse unknown sort names', () => {
+  it.each(['/v1/activity-log', '/v1/notifications', '/v1/devices/unknown'])('%s', async (path) => {
+    const bad = await get(`${path}?sort=password_hash`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.sort).toEqual(['Please enter a valid Sort']);
+    expect(
+      (await get(`${path}?sort=${path.includes('unknown') ? 'imei' : 'created_at'}&order=asc`)).statusCode,
+    ).toBe(200);
+  });
+});
