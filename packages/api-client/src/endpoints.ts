@@ -555,6 +555,14 @@ const events = {
     auth: 'company',
     summary: 'Trips detected from devices',
   }),
+  'deviceTrips.show': endpoint({
+    method: 'GET',
+    path: '/v1/device-trips/:uuid',
+    params: uuidParamsSchema,
+    response: dataEnvelope(deviceTripSchema),
+    auth: 'company',
+    summary: 'Details of a trip detected from a device',
+  }),
   'geofenceEvents.list': endpoint({
     method: 'GET',
     path: '/v1/geofences/events',

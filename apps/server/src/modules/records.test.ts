@@ -1,7 +1,8 @@
 /**
  * Device-derived lists (device trips, geofence events, Salik events), the refused-IMEI list, the
  * activity log and notifications: the list query the contract offers (search, sort, order, from, to,
- * vehicle_uuid) is honoured, and an unknown sort name is a 422 on `sort` (never silently ignored).
+ * vehicle_uuid) is honoured, an unknown sort name is a 422 on `sort` (never silently ignored), and a
+ * device trip has a details view scoped like the list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, type Harness } from '../../test/harness';
@@ -109,6 +110,17 @@ describe.each([
   it('from / to bound the time column', async () => {
     const r = await get(`${path}?from=2026-11-11T00:00:00Z&to=2026-11-11T23:59:59Z`);
     expect(r.json().total).toBe(1);
+  });
+});
+
+describe('device trip details', () => {
+  it('shows a trip of the tenant and hides it from another company', async () => {
+    const r = await get(`/v1/device-trips/${trips[1]}`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().data).toMatchObject({ uuid: trips[1], distance_km: 10, device_imei: '356307040000011' });
+    const foreign = await get(`/v1/device-trips/${trips[1]}`, w.users.adminB.token, w.b.uuid);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().message).toBe('Device trip not found.');
   });
 });
 

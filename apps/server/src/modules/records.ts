@@ -157,6 +157,15 @@ export function registerRecordRoutes(app: FastifyInstance): void {
   );
   route(
     app,
+    'deviceTrips.show',
+    async ({ params, tenant }) =>
+      ({
+        data: await eventOne(db, tenant, 'device_trips', params.uuid, deviceTripView, 'Device trip'),
+      }) as never,
+    { permission: 'device-trips.view' },
+  );
+  route(
+    app,
     'geofenceEvents.list',
     async ({ query, tenant }) =>
       eventList(

@@ -58,6 +58,7 @@ const TABLE: Record<string, string> = {
   notificationRules: 'notification_rules',
   geofenceEvents: 'geofence_events',
   salikEvents: 'salik_events',
+  deviceTrips: 'device_trips',
   notifications: 'notifications',
   reports: 'report_exports',
 };
@@ -152,6 +153,10 @@ beforeAll(async () => {
     ).uuid;
     rec[o].salikEvents = (
       await insertMinimal(db, 'salik_events', { company_id: company, vehicle_id: v!.id })
+    ).uuid;
+    const [d] = await db.query<{ id: number }>('SELECT id FROM devices WHERE uuid = $1', [rec[o].devices]);
+    rec[o].deviceTrips = (
+      await insertMinimal(db, 'device_trips', { company_id: company, vehicle_id: v!.id, device_id: d!.id })
     ).uuid;
     rec[o].notifications = (
       await insertMinimal(db, 'notifications', { company_id: company, user_id: user, vehicle_id: v!.id })

@@ -48,6 +48,8 @@ beforeAll(async () => {
   await add('notifications', { user_id: w.users.adminB.id, vehicle_id: vehicle.id });
   await add('geofence_events', { vehicle_id: vehicle.id, geofence_id: geofence.id });
   await add('salik_events', { vehicle_id: vehicle.id });
+  const [device] = await db.query<{ id: number }>('SELECT id FROM devices WHERE company_id = $1', [b.id]);
+  await add('device_trips', { vehicle_id: vehicle.id, device_id: device!.id });
   bRows.set('users', { id: w.users.adminB.id, uuid: w.users.adminB.uuid });
 }, 120_000);
 afterAll(() => h.close());
@@ -65,6 +67,7 @@ function tableFor(name: EndpointName): string | undefined {
     'devices.commandList': 'devices',
     'geofenceEvents.show': 'geofence_events',
     'salikEvents.show': 'salik_events',
+    'deviceTrips.show': 'device_trips',
     'notifications.show': 'notifications',
     'notifications.read': 'notifications',
   };
