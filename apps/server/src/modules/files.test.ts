@@ -157,3 +157,50 @@ describe('uploaded files', () => {
     expect((await get(url, w.users.adminA)).statusCode).toBe(401);
   });
 });
+
+describe('upload refusals in the language of the request', () => {
+  const send = (content: Buffer, locale: 'en' | 'ar') => {
+    const boundary = '----fileslocale';
+    return h.app.inject({
+      method: 'POST',
+      url: '/v1/files/images',
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        content,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        authorization: `Bearer ${w.users.adminA.token}`,
+        'x-transport-uuid': w.a.uuid,
+        'x-locale': locale,
+      },
+    });
+  };
+
+  it('a file of a refused type: message and field message in English or Arabic', async () => {
+    const en = await send(Buffer.from('<script>alert(1)</script>'), 'en');
+    expect(en.statusCode).toBe(422);
+    expect(en.json()).toEqual({
+      message: 'This file type is not allowed.',
+      errors: { file: ['This file type is not allowed.'] },
+    });
+    const ar = await send(Buffer.from('<script>alert(1)</script>'), 'ar');
+    expect(ar.json()).toEqual({
+      message: 'نوع الملف هذا غير مسموح به.',
+      errors: { file: ['نوع الملف هذا غير مسموح به.'] },
+    });
+  });
+
+  it('a file over the limit: 413 with the limit in the field message, in Arabic too', async () => {
+    const big = Buffer.concat([PNG, Buffer.alloc(h.config.UPLOAD_LIMIT + 1)]);
+    const ar = await send(big, 'ar');
+    expect(ar.statusCode).toBe(413);
+    const mb = Math.floor(h.config.UPLOAD_LIMIT / 1048576);
+    expect(ar.json().errors.file).toEqual([`الملف كبير جدًا (الحد الأقصى ${mb} ميغابايت).`]);
+    const en = await send(big, 'en');
+    expect(en.json().errors.file).toEqual([`The file is too large (at most ${mb} MB).`]);
+  });
+});

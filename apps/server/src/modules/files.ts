@@ -4,6 +4,7 @@ import { fileParamsSchema, fileQuerySchema } from '@fleet/api-client';
 import { route, iso } from '../http/route';
 import { HttpError, notFound, parseOr422, unauthenticated } from '../http/errors';
 import { bearerToken, sessionFromToken } from '../auth/session';
+import { t } from '../http/i18n';
 
 /** Types we accept, recognised by their first bytes (the client's content type is ignored). */
 const SIGNATURES: { type: string; ext: string; test: (b: Buffer) => boolean }[] = [
@@ -88,12 +89,13 @@ export function registerFileRoutes(app: FastifyInstance): void {
           413,
           'file.too_large',
           { mb: Math.floor(limit / 1048576) },
-          { file: [`The file is too large`] },
+          { file: [t(req.locale, 'file.too_large', { mb: Math.floor(limit / 1048576) })] },
         );
       }
       const kind = sniff(content);
       if (!kind || !ALLOWED[params.kind]?.includes(kind.type)) {
-        throw new HttpError(422, 'file.type', {}, { file: ['This file type is not allowed.'] });
+        // Field messages outside the shared rule texts are written in the request's language here.
+        throw new HttpError(422, 'file.type', {}, { file: [t(req.locale, 'file.type')] });
       }
       const name = `${randomBytes(16).toString('hex')}.${kind.ext}`;
       const [row] = await db.query<{ created_at: Date }>(
