@@ -134,3 +134,46 @@ describe('other lists refuse unknown sort names', () => {
     ).toBe(200);
   });
 });
+
+describe('activity log of the module actions', () => {
+  it('a public share link and a dismissed refused IMEI are logged with who, what and before/after', async () => {
+    const [v] = await h.storage.db.query<{ uuid: string }>(
+      `SELECT uuid FROM vehicles WHERE company_id = $1 ORDER BY id LIMIT 1`,
+      [w.a.id],
+    );
+    const share = await call(h.app, {
+      method: 'POST',
+      url: `/v1/vehicles/${v!.uuid}/share`,
+      token: w.users.adminA.token,
+      company: w.a.uuid,
+      body: { expires_in_minutes: 60 },
+    });
+    expect(share.statusCode, share.body).toBeLessThan(300);
+    const token = share.json().data.token as string;
+    const [u] = await h.storage.db.query<{ uuid: string }>(
+      `INSERT INTO unknown_devices (imei, protocol) VALUES ('356307049999999', 'teltonika') RETURNING uuid`,
+    );
+    const dismiss = await call(h.app, {
+      method: 'DELETE',
+      url: `/v1/devices/unknown/${u!.uuid}`,
+      token: w.users.adminA.token,
+      company: w.a.uuid,
+    });
+    expect(dismiss.statusCode).toBe(200);
+
+    const shared = (await get(`/v1/activity-log?subject_uuid=${v!.uuid}`)).json();
+    expect(shared.data[0]).toMatchObject({
+      action: 'created',
+      subject_type: 'vehicle share link',
+      user: { uuid: w.users.adminA.uuid },
+      after: { vehicle_uuid: v!.uuid, expires_at: share.json().data.expires_at },
+    });
+    expect(JSON.stringify(shared)).not.toContain(token);
+    const dismissed = (await get(`/v1/activity-log?subject_uuid=${u!.uuid}`)).json();
+    expect(dismissed.data[0]).toMatchObject({
+      action: 'deleted',
+      subject_type: 'unknown device',
+      before: { imei: '356307049999999', protocol: 'teltonika' },
+    });
+  });
+});

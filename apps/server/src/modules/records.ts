@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { vehicleTypes } from '@fleet/api-client';
 import { route, iso } from '../http/route';
 import { sortExpression } from './list-sort';
+import { logActivity } from '../activity/log';
 import { notFound, HttpError } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
@@ -282,10 +283,22 @@ export function registerRecordRoutes(app: FastifyInstance): void {
   route(
     app,
     'devices.unknownDismiss',
-    async ({ req, params, tenant }) => {
+    async ({ req, params, tenant, principal }) => {
       if (tenant.scope) throw new HttpError(403, 'forbidden');
-      const rows = await db.query('DELETE FROM unknown_devices WHERE uuid = $1 RETURNING 1', [params.uuid]);
-      if (!rows.length) throw notFound('Device');
+      const rows = await db.query<{ imei: string; protocol: string | null; attempts: number }>(
+        'DELETE FROM unknown_devices WHERE uuid = $1 RETURNING imei, protocol, attempts',
+        [params.uuid],
+      );
+      if (!rows[0]) throw notFound('Device');
+      await logActivity(db, {
+        companyId: tenant.companyId,
+        userId: principal.user.id,
+        action: 'deleted',
+        entity: 'unknown device',
+        entityUuid: params.uuid,
+        before: { imei: rows[0].imei, protocol: rows[0].protocol, attempts: rows[0].attempts },
+        req,
+      });
       return { message: req.locale === 'ar' ? 'تم الحذف.' : 'Dismissed.' };
     },
     { permission: 'devices.delete' },

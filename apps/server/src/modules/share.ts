@@ -3,6 +3,7 @@ import { vehicleStatus } from '@fleet/core';
 import { route, iso } from '../http/route';
 import { notFound } from '../http/errors';
 import { hashToken, newToken } from '../auth/crypto';
+import { logActivity } from '../activity/log';
 import { scopeSql } from '../entities/scope';
 import { locationView, type LocationRow } from './locations';
 
@@ -18,7 +19,7 @@ export function registerShareRoutes(app: FastifyInstance): void {
   route(
     app,
     'vehicles.share',
-    async ({ params, body, tenant, principal }) => {
+    async ({ req, params, body, tenant, principal }) => {
       const p: unknown[] = [params.uuid];
       const rows = await db.query<{ id: number }>(
         `SELECT v.id FROM vehicles v WHERE v.uuid = $1 AND ${scopeSql('vehicles', 'v', tenant, p)}`,
@@ -31,6 +32,16 @@ export function registerShareRoutes(app: FastifyInstance): void {
         'INSERT INTO share_links (token_hash, company_id, vehicle_id, created_by, expires_at) VALUES ($1, $2, $3, $4, $5)',
         [hashToken(token), tenant.companyId, rows[0].id, principal.user.id, expires.toISOString()],
       );
+      // Who made a public link to a vehicle's position, and until when (never the token itself).
+      await logActivity(db, {
+        companyId: tenant.companyId,
+        userId: principal.user.id,
+        action: 'created',
+        entity: 'vehicle share link',
+        entityUuid: params.uuid,
+        after: { vehicle_uuid: params.uuid, expires_at: iso(expires) },
+        req,
+      });
       const base = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
       return { data: { token, url: `${base}/share/${token}`, expires_at: iso(expires)! } };
     },
