@@ -278,3 +278,34 @@ describe('fuzz: hostile bodies on every write route', () => {
     180_000,
   );
 });
+
+describe('fuzz: hostile headers', () => {
+  it('malformed Authorization, X-Transport-Uuid, X-User-Uuid, X-Locale and Timezone never give a 5xx', async () => {
+    const token = w.users.adminA.token;
+    const variants: Record<string, string>[] = [
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer ' },
+      { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      { authorization: `Bearer ${token} ${token}` },
+      { authorization: `bearer ${'x'.repeat(8000)}` },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': 'not-a-uuid' },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': '' },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': `${w.a.uuid},${w.b.uuid}` },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': randomUUID() },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': w.a.uuid, 'x-user-uuid': 'garbage' },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': w.a.uuid, 'x-locale': 'ar;q=0.1, xx' },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': w.a.uuid, 'x-locale': 'x'.repeat(5000) },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': w.a.uuid, timezone: '../../etc/localtime' },
+      { authorization: `Bearer ${token}`, 'x-transport-uuid': w.a.uuid, timezone: 'Etc/GMT+99' },
+    ];
+    const problems: string[] = [];
+    for (const { name } of routes.filter((r) => r.route.method === 'GET')) {
+      for (const headers of variants) {
+        const res = await s.app.inject({ method: 'GET', url: urlOf(name), headers });
+        const p = problemOf(res);
+        if (p) problems.push(`${name} ${JSON.stringify(headers).slice(0, 80)} -> ${res.statusCode} ${p}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
