@@ -33,8 +33,8 @@ function StatusBadge({ status }: { status: VehicleStatus }) {
 }
 
 const columns: ColumnDef<DemoVehicleRow, unknown>[] = [
-  { accessorKey: 'plate', header: 'Plate', meta: { ltr: true } },
-  { accessorKey: 'type', header: 'Type' },
+  { accessorKey: 'plate', header: 'Plate', meta: { ltr: true, width: '6.5rem' } },
+  { accessorKey: 'type', header: 'Type', meta: { width: '7.5rem' } },
   { accessorKey: 'driver', header: 'Driver' },
   {
     accessorKey: 'status',
@@ -47,11 +47,11 @@ const columns: ColumnDef<DemoVehicleRow, unknown>[] = [
     meta: { numeric: true, label: 'Speed' },
     cell: ({ getValue }) => (getValue() as number).toFixed(1),
   },
-  { accessorKey: 'imei', header: 'IMEI', meta: { ltr: true } },
+  { accessorKey: 'imei', header: 'IMEI', meta: { ltr: true, width: '9.75rem' } },
   {
     accessorKey: 'updatedAt',
     header: 'Last update',
-    meta: { ltr: true },
+    meta: { ltr: true, width: '10rem' },
     cell: ({ getValue }) => (getValue() as string).slice(0, 16).replace('T', ' '),
   },
 ];

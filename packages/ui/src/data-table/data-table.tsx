@@ -73,6 +73,11 @@ declare module '@tanstack/react-table' {
     label?: string;
     /** Extra classes for the header and body cells of this column. */
     className?: string;
+    /**
+     * Width of the column when rows are virtualised (a CSS length such as '11rem'); columns without
+     * one share the remaining width. Give it to columns whose values must not be cut (IMEIs, times).
+     */
+    width?: string;
   }
 }
 
@@ -549,7 +554,16 @@ export function DataTable<T>({
       {virtual ? (
         <colgroup>
           {visibleColumns.map((column) => (
-            <col key={column.id} style={column.id === ACTIONS_ID ? { width: '3.5rem' } : undefined} />
+            <col
+              key={column.id}
+              style={
+                column.id === ACTIONS_ID
+                  ? { width: '3.5rem' }
+                  : column.columnDef.meta?.width
+                    ? { width: column.columnDef.meta.width }
+                    : undefined
+              }
+            />
           ))}
         </colgroup>
       ) : null}
@@ -919,7 +933,16 @@ function BodyCell<T>({ cell, virtual }: { cell: Cell<T, unknown>; virtual: boole
       data-column={cell.column.id}
       className={bodyCellClass(def as ColumnDef<unknown, unknown>, virtual)}
     >
-      {def.meta?.ltr ? <bdi dir="ltr">{content}</bdi> : content}
+      {def.meta?.ltr ? (
+        // Cut on one line, an isolated LTR value loses its end, not its start, in both directions:
+        // the <bdi> itself is the truncating box (LTR, so the ellipsis follows the last character
+        // shown), an inline block the cell still aligns to its start or end.
+        <bdi dir="ltr" className={virtual ? 'inline-block max-w-full truncate align-top' : undefined}>
+          {content}
+        </bdi>
+      ) : (
+        content
+      )}
     </td>
   );
 }
