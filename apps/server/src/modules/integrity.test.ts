@@ -425,3 +425,83 @@ describe('links that follow a deletion', () => {
     },
   );
 });
+
+/**
+ * Known gap, not fixable from the modules: records a scoped admin creates carry the station / branch /
+ * school (ON DELETE RESTRICT), but the delete of a station, branch or school checks only some of them
+ * first (src/entities/definitions.ts `dependents`), and the database's refusal (SQLSTATE 23001,
+ * restrict_violation, raised by PostgreSQL 17 and PGlite; older servers raise 23503) is not mapped by
+ * the error handler in src/app.ts (it maps 23503 only): the client gets a 500 instead of a 409.
+ * Found for devices, guardians, passengers, supervisors, geofences, trips, scheduled trips and
+ * trips-app records (and drivers under a school). Nothing dangles (the
+ * database refuses), but the answer is a 500. The test asserts that nothing dangles and that the
+ * answers other than a clear 409 are exactly the listed ones: when app.ts maps 23001, empty the list.
+ */
+const KNOWN_500 = [
+  ...[
+    'devices',
+    'guardians',
+    'passengers',
+    'supervisors',
+    'geofences',
+    'trips',
+    'scheduled_trips',
+    'trips_app',
+  ].flatMap((d) => [`stations <- ${d}`, `branches <- ${d}`]),
+  ...['devices', 'drivers', 'guardians', 'supervisors', 'geofences', 'trips', 'trips_app'].map(
+    (d) => `schools <- ${d}`,
+  ),
+];
+it('deleting a station, branch or school that scoped records still name: never a 2xx, nothing dangles', async () => {
+  const { insertMinimal } = await import('../security-tests/fixtures');
+  const db = h.storage.db;
+  const scoped = [
+    'devices',
+    'drivers',
+    'vehicles',
+    'guardians',
+    'passengers',
+    'supervisors',
+    'geofences',
+    'trips',
+    'scheduled_trips',
+    'trips_app',
+  ];
+  const failures: string[] = [];
+  for (const [path, table, column] of [
+    ['stations', 'sub_companies', 'sub_company_id'],
+    ['branches', 'branches', 'branch_id'],
+    ['schools', 'schools', 'school_id'],
+  ] as const) {
+    for (const dep of scoped) {
+      const body =
+        path === 'stations'
+          ? { name: `St ${++n}` }
+          : path === 'branches'
+            ? { name: `Br ${++n}` }
+            : { name: `Sch ${++n}`, type: 'public', education_level: 'primary' };
+      const target = await create(path, body);
+      const [t] = await db.query<{ id: number }>(`SELECT id FROM ${table} WHERE uuid = $1`, [target]);
+      const values: Record<string, unknown> = { company_id: w.a.id, [column]: t!.id };
+      if (dep === 'passengers' && column !== 'school_id') values.school_id = w.a.schools[0]!.id;
+      if (dep === 'devices') values.imei = `35333300000${String(++n).padStart(4, '0')}`;
+      const row = await insertMinimal(db, dep, values);
+      const del = await api('DELETE', `/v1/${path}/${target}`);
+      expect(del.statusCode, `${path} <- ${dep}`).toBeGreaterThanOrEqual(400);
+      if (
+        del.statusCode !== 409 ||
+        !/cannot be deleted because .+ still depend on it\.$/.test(del.json().message)
+      )
+        failures.push(`${path} <- ${dep}`);
+      // Whatever the answer, nothing may dangle: the record and its dependent's scope are intact.
+      expect((await api('GET', `/v1/${path}/${target}`)).statusCode).toBe(200);
+      const [still] = await db.query<Record<string, unknown>>(`SELECT ${column} FROM ${dep} WHERE id = $1`, [
+        row.id,
+      ]);
+      expect(still![column]).toBe(t!.id);
+    }
+  }
+  // PostgreSQL 15/16 report the refusal as 23503 (mapped: a 409 for all); PostgreSQL 17 and PGlite as
+  // 23001 (unmapped: the listed 500s).
+  expect([[], [...KNOWN_500].sort()]).toContainEqual(failures.sort());
+});
