@@ -62,6 +62,30 @@ describe('notifications in the reader language', () => {
     expect(shown.json().data.title).toBe('تجاوز السرعة');
   });
 
+  it('search finds alerts by the words the reader sees, in either language, and by their values', async () => {
+    await storedAlert(w.users.adminA.id, true);
+    const search = async (term: string, locale: string) => {
+      const r = await call(h.app, {
+        method: 'GET',
+        url: `/v1/notifications?search=${encodeURIComponent(term)}`,
+        token: w.users.adminA.token,
+        company: w.a.uuid,
+        headers: { 'x-locale': locale },
+      });
+      expect(r.statusCode).toBe(200);
+      return (r.json() as { total: number }).total;
+    };
+    // Stored in English; an Arabic reader sees and searches the Arabic words.
+    expect(await search('السرعة', 'ar')).toBe(1);
+    expect(await search('متجاوزة', 'ar')).toBe(1);
+    expect(await search('السرعة', 'en')).toBe(0);
+    expect(await search('overspeed', 'en')).toBe(1);
+    // Values put into the text (the plate), and nothing for words shown nowhere.
+    expect(await search('A 123', 'ar')).toBe(1);
+    expect(await search('plate', 'en')).toBe(0);
+    expect(await search('غير موجود', 'ar')).toBe(0);
+  });
+
   it('a notification without message keys keeps its stored text', async () => {
     await storedAlert(w.users.adminA.id, false);
     expect((await list('ar')).json().data[0].title).toBe('Overspeed');

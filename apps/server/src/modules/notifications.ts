@@ -5,7 +5,7 @@ import type { Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 import type { Locale } from '../http/i18n';
-import { localizedAlertText } from '../pipeline/alerts/messages';
+import { alertKeysMatching, alertLocale, localizedAlertText } from '../pipeline/alerts/messages';
 import { sortExpression } from './list-sort';
 
 interface NotificationRow {
@@ -145,11 +145,25 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
         params.push(v);
         where.push(sql.replace('?', `$${params.length}`));
       };
-      if (query.search)
-        add(
-          '(n.title ILIKE ? OR n.message ILIKE $' + (params.length + 1) + ')',
-          `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-        );
+      if (query.search) {
+        // Alerts are shown in the reader's language (localizedText), so the search looks where the
+        // rendered text comes from: the templates of that language (by message key), the values put
+        // into them (plates, names; a name in the other language excluded), and the stored text
+        // (notifications created through the API, and the recipient's language when it fired).
+        const locale = alertLocale(req.locale);
+        const other = locale === 'ar' ? 'en' : 'ar';
+        const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        params.push(like);
+        const p = `$${params.length}`;
+        params.push(alertKeysMatching(query.search, locale));
+        const keys = `$${params.length}::text[]`;
+        where.push(`(n.title ILIKE ${p} OR n.message ILIKE ${p}
+          OR n.data->>'title_key' = ANY(${keys}) OR n.data->>'message_key' = ANY(${keys})
+          OR EXISTS (
+            SELECT 1 FROM jsonb_each_text(CASE WHEN jsonb_typeof(n.data->'params') = 'object'
+                                               THEN n.data->'params' ELSE '{}'::jsonb END) AS param
+            WHERE param.value ILIKE ${p} AND param.key NOT LIKE '%\\_${other}'))`);
+      }
       if (query.type) add('n.type = ?', query.type);
       if (query.read !== undefined) where.push(query.read ? 'n.read_at IS NOT NULL' : 'n.read_at IS NULL');
       if (query.vehicle_uuid)

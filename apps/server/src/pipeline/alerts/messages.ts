@@ -116,6 +116,19 @@ export function alertLocale(tag: string | null | undefined): AlertLocale {
   return tag && tag.toLowerCase().startsWith('ar') ? 'ar' : 'en';
 }
 
+/**
+ * Message keys whose template in `locale` contains `term` in its own words (outside placeholders),
+ * case-insensitively: a search in the reader's language finds the alerts whose rendered text shows it.
+ */
+export function alertKeysMatching(term: string, locale: AlertLocale): AlertMessageKey[] {
+  const needle = term.toLocaleLowerCase();
+  if (!needle) return [];
+  const catalogue = catalogues[locale] ?? catalogues.en;
+  return (Object.keys(catalogue) as AlertMessageKey[]).filter((key) =>
+    catalogue[key].split(/\{\w+\}/).some((part) => part.toLocaleLowerCase().includes(needle)),
+  );
+}
+
 const isAlertKey = (k: unknown): k is AlertMessageKey => typeof k === 'string' && k in alertMessagesEn;
 
 /**
