@@ -161,7 +161,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (e.code === '23505') {
       return reply.code(422).send({ message: t(locale, 'already_taken', { field: 'value' }) });
     }
-    if (e.code === '23503') {
+    // A foreign key refusing a delete: 23503 (foreign_key_violation) on PostgreSQL up to 16, 23001
+    // (restrict_violation, ON DELETE RESTRICT) on PostgreSQL 17 and PGlite. The entity definitions
+    // check their dependents first and name them; this is the last resort.
+    if (e.code === '23503' || e.code === '23001') {
       return reply
         .code(409)
         .send({ message: t(locale, 'in_use', { entity: 'record', dependents: 'other records' }) });

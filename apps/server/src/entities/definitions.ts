@@ -88,6 +88,33 @@ function bbox(
   };
 }
 
+/**
+ * Records scoped to a station / branch / school hold it with ON DELETE RESTRICT: the delete is refused
+ * up front with a 409 naming them (the database's own refusal is 23503 or, on PostgreSQL 17 and
+ * PGlite, 23001; both are mapped to a generic 409 in app.ts as a last resort).
+ */
+const SCOPED: [table: string, label: string][] = [
+  ['branches', 'branches'],
+  ['schools', 'schools'],
+  ['vehicles', 'vehicles'],
+  ['drivers', 'drivers'],
+  ['devices', 'devices'],
+  ['passengers', 'passengers'],
+  ['guardians', 'guardians'],
+  ['supervisors', 'supervisors'],
+  ['geofences', 'geofences'],
+  ['scheduled_trips', 'scheduled trips'],
+  ['trips', 'trips'],
+  ['trips_app', 'trips app records'],
+  ['memberships', 'users'],
+];
+function scopedDependents(column: 'sub_company_id' | 'branch_id' | 'school_id', ...without: string[]) {
+  return SCOPED.filter(([table]) => !without.includes(table)).map(([table, label]) => ({
+    sql: `SELECT 1 FROM ${table} WHERE ${column} = $1 LIMIT 1`,
+    label,
+  }));
+}
+
 export const entityDefs: EntityDef[] = [
   {
     name: 'vehicles',
@@ -256,12 +283,7 @@ export const entityDefs: EntityDef[] = [
       location:
         input.location === null || input.location === undefined ? null : JSON.stringify(input.location),
     }),
-    dependents: [
-      { sql: 'SELECT 1 FROM schools WHERE branch_id = $1 LIMIT 1', label: 'schools' },
-      { sql: 'SELECT 1 FROM vehicles WHERE branch_id = $1 LIMIT 1', label: 'vehicles' },
-      { sql: 'SELECT 1 FROM drivers WHERE branch_id = $1 LIMIT 1', label: 'drivers' },
-      { sql: 'SELECT 1 FROM memberships WHERE branch_id = $1 LIMIT 1', label: 'users' },
-    ],
+    dependents: scopedDependents('branch_id', 'branches'),
   },
   {
     name: 'stations',
@@ -278,13 +300,7 @@ export const entityDefs: EntityDef[] = [
       updated_at: 'e.updated_at',
     },
     defaultSort: 'created_at',
-    dependents: [
-      { sql: 'SELECT 1 FROM branches WHERE sub_company_id = $1 LIMIT 1', label: 'branches' },
-      { sql: 'SELECT 1 FROM schools WHERE sub_company_id = $1 LIMIT 1', label: 'schools' },
-      { sql: 'SELECT 1 FROM vehicles WHERE sub_company_id = $1 LIMIT 1', label: 'vehicles' },
-      { sql: 'SELECT 1 FROM drivers WHERE sub_company_id = $1 LIMIT 1', label: 'drivers' },
-      { sql: 'SELECT 1 FROM memberships WHERE sub_company_id = $1 LIMIT 1', label: 'users' },
-    ],
+    dependents: scopedDependents('sub_company_id'),
   },
   {
     name: 'schools',
@@ -305,12 +321,7 @@ export const entityDefs: EntityDef[] = [
       updated_at: 'e.updated_at',
     },
     defaultSort: 'created_at',
-    dependents: [
-      { sql: 'SELECT 1 FROM passengers WHERE school_id = $1 LIMIT 1', label: 'passengers' },
-      { sql: 'SELECT 1 FROM vehicles WHERE school_id = $1 LIMIT 1', label: 'vehicles' },
-      { sql: 'SELECT 1 FROM scheduled_trips WHERE school_id = $1 LIMIT 1', label: 'scheduled trips' },
-      { sql: 'SELECT 1 FROM memberships WHERE school_id = $1 LIMIT 1', label: 'users' },
-    ],
+    dependents: scopedDependents('school_id', 'branches', 'schools'),
   },
   {
     name: 'passengers',

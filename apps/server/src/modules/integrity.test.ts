@@ -427,32 +427,12 @@ describe('links that follow a deletion', () => {
 });
 
 /**
- * Known gap, not fixable from the modules: records a scoped admin creates carry the station / branch /
- * school (ON DELETE RESTRICT), but the delete of a station, branch or school checks only some of them
- * first (src/entities/definitions.ts `dependents`), and the database's refusal (SQLSTATE 23001,
- * restrict_violation, raised by PostgreSQL 17 and PGlite; older servers raise 23503) is not mapped by
- * the error handler in src/app.ts (it maps 23503 only): the client gets a 500 instead of a 409.
- * Found for devices, guardians, passengers, supervisors, geofences, trips, scheduled trips and
- * trips-app records (and drivers under a school). Nothing dangles (the
- * database refuses), but the answer is a 500. The test asserts that nothing dangles and that the
- * answers other than a clear 409 are exactly the listed ones: when app.ts maps 23001, empty the list.
+ * Records a scoped admin creates carry the station / branch / school (ON DELETE RESTRICT). The delete of
+ * a station, branch or school checks every scoped table first (src/entities/definitions.ts
+ * `scopedDependents`) and answers the 409 naming them; the database's own refusal (23503, or 23001
+ * restrict_violation on PostgreSQL 17 and PGlite) is a 409 too (src/app.ts), never a 500.
  */
-const KNOWN_500 = [
-  ...[
-    'devices',
-    'guardians',
-    'passengers',
-    'supervisors',
-    'geofences',
-    'trips',
-    'scheduled_trips',
-    'trips_app',
-  ].flatMap((d) => [`stations <- ${d}`, `branches <- ${d}`]),
-  ...['devices', 'drivers', 'guardians', 'supervisors', 'geofences', 'trips', 'trips_app'].map(
-    (d) => `schools <- ${d}`,
-  ),
-];
-it('deleting a station, branch or school that scoped records still name: never a 2xx, nothing dangles', async () => {
+it('deleting a station, branch or school that scoped records still name: a clear 409, nothing dangles', async () => {
   const { insertMinimal } = await import('../security-tests/fixtures');
   const db = h.storage.db;
   const scoped = [
@@ -501,7 +481,5 @@ it('deleting a station, branch or school that scoped records still name: never a
       expect(still![column]).toBe(t!.id);
     }
   }
-  // PostgreSQL 15/16 report the refusal as 23503 (mapped: a 409 for all); PostgreSQL 17 and PGlite as
-  // 23001 (unmapped: the listed 500s).
-  expect([[], [...KNOWN_500].sort()]).toContainEqual(failures.sort());
+  expect(failures).toEqual([]);
 });
