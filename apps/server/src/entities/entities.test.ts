@@ -83,7 +83,7 @@ describe('entities', () => {
       headers: { 'x-locale': 'ar' },
       body: { license_plate_number: 'B 3', type: 'car', driver_uuid: driver.uuid },
     });
-    expect(ar.json().errors.driver_uuid[0]).toBe('هذا driver مُعيَّن بالفعل');
+    expect(ar.json().errors.driver_uuid[0]).toBe('هذا السائق مُعيَّن بالفعل');
     // The device now points back to its vehicle; the driver too.
     expect((await a.get(`/v1/devices/${dev1.json().data.uuid}`)).json().data.vehicle_uuid).toBe(vehicle.uuid);
     expect((await a.get(`/v1/drivers/${driver.uuid}`)).json().data.vehicle_uuid).toBe(vehicle.uuid);

@@ -1,7 +1,9 @@
 /**
  * Server messages in English and Arabic, chosen by the X-Locale header (en | ar; 'en-US' and
- * 'ar-AE' style values work too). Field labels inside validation messages come from the shared
- * zod contract in English; the Arabic sentence wraps the same label.
+ * 'ar-AE' style values work too). Entity words and field labels inside messages come in English
+ * (the shared zod contract, the entity definitions); the Arabic sentence gets the Arabic word from
+ * AR_NOUNS (definite and indefinite form and grammatical gender, which picks the feminine sentence
+ * of AR_FEMININE). A word missing from the table stays as given.
  */
 export type Locale = 'en' | 'ar';
 
@@ -35,6 +37,7 @@ const en = {
   logged_out: 'Logged out.',
   'transport.required': 'Select a transport company first (X-Transport-Uuid).',
   'transport.forbidden': 'You do not have access to this transport company.',
+  'origin.forbidden': 'Origin not allowed.',
   too_large: 'The request is too large.',
   bad_request: 'The request could not be understood.',
   'file.type': 'This file type is not allowed.',
@@ -70,12 +73,13 @@ const ar: Record<MessageKey, string> = {
   'verification.required': 'يرجى التحقق من كلمة المرور للمتابعة.',
   already_assigned: 'هذا {entity} مُعيَّن بالفعل',
   already_taken: 'هذا {field} مستخدم بالفعل',
-  in_use: 'لا يمكن حذف {entity} لأن {dependents} لا تزال مرتبطة به.',
+  in_use: 'لا يمكن حذف هذا {entity} لارتباط {dependents} به.',
   deleted: 'تم حذف {entity}.',
   updated: 'تم تحديث {entity}.',
   logged_out: 'تم تسجيل الخروج.',
   'transport.required': 'اختر شركة النقل أولاً (X-Transport-Uuid).',
   'transport.forbidden': 'ليس لديك صلاحية الوصول إلى شركة النقل هذه.',
+  'origin.forbidden': 'هذا المصدر غير مسموح به.',
   too_large: 'الطلب كبير جدًا.',
   bad_request: 'تعذر فهم الطلب.',
   'file.type': 'نوع الملف هذا غير مسموح به.',
@@ -85,14 +89,119 @@ const ar: Record<MessageKey, string> = {
   rate_limited: 'طلبات كثيرة جدًا.',
 };
 
+/** The Arabic sentence when the entity / field word is feminine (the masculine one is in `ar`). */
+const AR_FEMININE: Partial<Record<MessageKey, string>> = {
+  'entity.not_found': '{entity} غير موجودة.',
+  'validation.required': '{field} مطلوبة',
+  'validation.invalid': 'يرجى إدخال {field} صالحة',
+  already_assigned: 'هذه {entity} مُعيَّنة بالفعل',
+  already_taken: 'هذه {field} مستخدمة بالفعل',
+  in_use: 'لا يمكن حذف هذه {entity} لارتباط {dependents} بها.',
+};
+
+/**
+ * Arabic words for the English entity words and field labels the server puts into messages:
+ * [definite, indefinite, feminine]. Plurals (the `dependents` of a refused delete) are in the
+ * genitive they take after لارتباط (السائقين, not السائقون). (The password labels are not here yet:
+ * src/auth/auth.test.ts pins 'Password مطلوب'.)
+ */
+const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
+  device: ['الجهاز', 'جهاز'],
+  devices: ['الأجهزة', 'أجهزة'],
+  driver: ['السائق', 'سائق'],
+  drivers: ['السائقين', 'سائقين'],
+  vehicle: ['المركبة', 'مركبة', true],
+  vehicles: ['المركبات', 'مركبات'],
+  passenger: ['الراكب', 'راكب'],
+  passengers: ['الركاب', 'ركاب'],
+  guardian: ['ولي الأمر', 'ولي أمر'],
+  guardians: ['أولياء الأمور', 'أولياء أمور'],
+  supervisor: ['المشرف', 'مشرف'],
+  supervisors: ['المشرفين', 'مشرفين'],
+  geofence: ['السياج الجغرافي', 'سياج جغرافي'],
+  geofences: ['الأسيجة الجغرافية', 'أسيجة جغرافية'],
+  branch: ['الفرع', 'فرع'],
+  branches: ['الفروع', 'فروع'],
+  station: ['المحطة', 'محطة', true],
+  stations: ['المحطات', 'محطات'],
+  school: ['المدرسة', 'مدرسة', true],
+  schools: ['المدارس', 'مدارس'],
+  trip: ['الرحلة', 'رحلة', true],
+  trips: ['الرحلات', 'رحلات'],
+  'scheduled trip': ['الرحلة المجدولة', 'رحلة مجدولة', true],
+  'scheduled trips': ['الرحلات المجدولة', 'رحلات مجدولة'],
+  'trips-app record': ['سجل تطبيق الرحلات', 'سجل تطبيق رحلات'],
+  'trips app records': ['سجلات تطبيق الرحلات', 'سجلات تطبيق رحلات'],
+  'notification rule': ['قاعدة الإشعار', 'قاعدة إشعار', true],
+  'notification rules': ['قواعد الإشعارات', 'قواعد إشعارات'],
+  notification: ['الإشعار', 'إشعار'],
+  user: ['المستخدم', 'مستخدم'],
+  users: ['المستخدمين', 'مستخدمين'],
+  recipient: ['المستلم', 'مستلم'],
+  record: ['السجل', 'سجل'],
+  'other records': ['سجلات أخرى', 'سجلات أخرى'],
+  value: ['القيمة', 'قيمة', true],
+  'device trip': ['رحلة الجهاز', 'رحلة جهاز', true],
+  'geofence event': ['حدث السياج الجغرافي', 'حدث سياج جغرافي'],
+  'salik event': ['حدث سالك', 'حدث سالك'],
+  'salik gate': ['بوابة سالك', 'بوابة سالك', true],
+  'transport company': ['شركة النقل', 'شركة نقل', true],
+  'device imei': ['رقم IMEI للجهاز', 'رقم IMEI للجهاز'],
+  'gps device imei': ['رقم IMEI لجهاز GPS', 'رقم IMEI لجهاز GPS'],
+  imei: ['رقم IMEI', 'رقم IMEI'],
+  email: ['البريد الإلكتروني', 'بريد إلكتروني'],
+  phone: ['رقم الهاتف', 'رقم هاتف'],
+  name: ['الاسم', 'اسم'],
+  'first name': ['الاسم الأول', 'اسم أول'],
+  'last name': ['اسم العائلة', 'اسم عائلة'],
+  'license plate number': ['رقم لوحة المركبة', 'رقم لوحة مركبة'],
+  'vehicle type': ['نوع المركبة', 'نوع مركبة'],
+  'device type': ['نوع الجهاز', 'نوع جهاز'],
+  'user type': ['نوع المستخدم', 'نوع مستخدم'],
+  'education level': ['المرحلة الدراسية', 'مرحلة دراسية', true],
+  'start time': ['وقت البدء', 'وقت بدء'],
+  'end time': ['وقت الانتهاء', 'وقت انتهاء'],
+  'return time': ['وقت العودة', 'وقت عودة'],
+  'end date': ['تاريخ الانتهاء', 'تاريخ انتهاء'],
+  sort: ['الترتيب', 'ترتيب'],
+  otp: ['رمز التحقق', 'رمز تحقق'],
+};
+
 const catalogues: Record<Locale, Record<MessageKey, string>> = { en, ar };
+
+/** Params that hold an entity word or a field label (translated into Arabic). */
+const WORD_PARAMS = new Set(['entity', 'dependents', 'field']);
+
+function arNoun(word: string): readonly [string, string, boolean?] | undefined {
+  return AR_NOUNS[word.trim().toLowerCase()];
+}
+
+/**
+ * The Arabic sentence of `key` with its words in Arabic: the definite form, except the indefinite one
+ * in 'Please enter a valid X' (يرجى إدخال مركبة صالحة); the feminine sentence when the entity (or,
+ * without one, the field) word is feminine.
+ */
+function arabic(key: MessageKey, params: Record<string, string | number>) {
+  const head = params.entity ?? params.field;
+  const feminine = typeof head === 'string' && arNoun(head)?.[2] === true;
+  const template = (feminine && AR_FEMININE[key]) || ar[key];
+  const words: Record<string, string | number> = { ...params };
+  for (const [k, v] of Object.entries(params)) {
+    if (!WORD_PARAMS.has(k) || typeof v !== 'string') continue;
+    const noun = arNoun(v);
+    if (noun) words[k] = key === 'validation.invalid' ? noun[1] : noun[0];
+  }
+  return { template, words };
+}
 
 export function parseLocale(header: unknown): Locale {
   return typeof header === 'string' && header.trim().toLowerCase().startsWith('ar') ? 'ar' : 'en';
 }
 
 export function t(locale: Locale, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return catalogues[locale][key].replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`));
+  const { template, words } =
+    locale === 'ar' ? arabic(key, params) : { template: catalogues[locale][key], words: params };
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => String(words[k] ?? `{${k}}`));
 }
 
 /**
