@@ -12,6 +12,7 @@ import { registerWebSocket } from './realtime/ws';
 import { registerOpenApi } from './openapi/openapi';
 import { registerShareRoutes } from './modules/share';
 import { registerCommandRoutes } from './commands/routes';
+import { registerSalikGateRoutes } from './modules/salik-gates';
 
 /**
  * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
@@ -33,5 +34,6 @@ export async function createServer(
   registerShareRoutes(app);
   registerOpenApi(app);
   registerCommandRoutes(app);
+  registerSalikGateRoutes(app);
   return Object.assign(app, { cruds });
 }

@@ -73,7 +73,6 @@ import {
   geofenceSchema,
   salikEventListQuerySchema,
   salikEventSchema,
-  salikGateInputSchema,
   salikGateListQuerySchema,
   salikGateSchema,
 } from './schemas/geofence';
@@ -610,15 +609,6 @@ const events = {
     response: dataEnvelope(salikGateSchema),
     auth: 'company',
     summary: 'Details of a salik gate',
-  }),
-  'salikGates.update': endpoint({
-    method: 'PUT',
-    path: '/v1/salik-gates/:uuid',
-    params: uuidParamsSchema,
-    body: salikGateInputSchema,
-    response: dataEnvelope(salikGateSchema),
-    auth: 'company',
-    summary: 'Edit a salik gate (admins)',
   }),
 } as const;
 

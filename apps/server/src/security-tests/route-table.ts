@@ -63,11 +63,7 @@ export const NON_CONTRACT_ROUTES: Record<string, string> = {
  * here (the coverage test checks both directions), so implementing one forces its removal from this
  * list and brings it under the matrix.
  */
-export const NOT_IMPLEMENTED: Record<string, string> = {
-  'salikGates.list': 'Salik gates are a bundled data file read by the pipeline; no per-company table',
-  'salikGates.show': 'as salikGates.list',
-  'salikGates.update': 'as salikGates.list (editing needs a gates table the pipeline reads)',
-};
+export const NOT_IMPLEMENTED: Record<string, string> = {};
 
 /**
  * The whole HTTP surface as main.ts builds it for a request: createServer plus the routes the

@@ -20,7 +20,6 @@ import {
   coordinatesSchema,
   entityStatusSchema,
   fieldError,
-  intField,
   invalidMessage,
   isoDateTimeSchema,
   listQuerySchema,
@@ -159,6 +158,11 @@ export type GeofenceEventListQuery = z.input<typeof geofenceEventListQuerySchema
 // Salik gates and events
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * A Salik toll gate as the road authority runs it (read-only: GET /v1/salik-gates). Gates and tariffs
+ * are bundled data the pipeline charges with; there is no edit endpoint (see the server's
+ * modules/salik-gates.ts for why).
+ */
 export const salikGateSchema = z.object({
   uuid: uuidSchema,
   name: z.string(),
@@ -174,21 +178,6 @@ export const salikGateSchema = z.object({
   ...timestampsShape,
 });
 export type SalikGate = z.infer<typeof salikGateSchema>;
-
-/** Admins edit a gate's position, direction, link and status (PUT /v1/salik-gates/{uuid}). */
-export const salikGateInputSchema = z.object({
-  name: text('Name', 150),
-  name_ar: optionalText('Arabic name', 150),
-  line_start: coordinatesSchema,
-  line_end: coordinatesSchema,
-  charged_bearing: intField('Direction', 0, 360),
-  linked_gate_uuid: z
-    .uuid({ error: invalidMessage('Linked gate') })
-    .nullish()
-    .transform((value) => value ?? null),
-  status: entityStatusSchema.default('active'),
-});
-export type SalikGateInput = z.input<typeof salikGateInputSchema>;
 
 export const salikGateListQuerySchema = listQuerySchema(entityStatusSchema, {});
 export type SalikGateListQuery = z.input<typeof salikGateListQuerySchema>;

@@ -17,7 +17,7 @@ import { branchInputSchema, stationInputSchema } from './company';
 import { deviceInputSchema } from './device';
 import { driverInputSchema } from './driver';
 import { fileParamsSchema, uploadParamsSchema } from './files';
-import { geofenceInputSchema, salikGateInputSchema } from './geofence';
+import { geofenceInputSchema } from './geofence';
 import { fcmTokenRegisterInputSchema, notificationRuleInputSchema } from './notification';
 import { guardianInputSchema, passengerInputSchema, supervisorInputSchema } from './people';
 import { reportExportInputSchema, reportQuerySchema } from './report';
@@ -424,18 +424,6 @@ const cases: Case[] = [
     geofenceInputSchema,
     { name: 'G', geometry: circle, tracking_rules: [] },
     ['tracking_rules', 'Tracking rules is required'],
-  ],
-  [
-    'salik gate',
-    salikGateInputSchema,
-    { name: 'G', line_start: place, line_end: place, charged_bearing: 90, linked_gate_uuid: U1 },
-    true,
-  ],
-  [
-    'salik gate bad link',
-    salikGateInputSchema,
-    { name: 'G', line_start: place, line_end: place, charged_bearing: 90, linked_gate_uuid: 'x' },
-    ['linked_gate_uuid', 'Please enter a valid Linked gate'],
   ],
   // notifications
   ['rule overspeed', notificationRuleInputSchema, { name: 'R', type: 'overspeed', speed_limit: 90 }, true],

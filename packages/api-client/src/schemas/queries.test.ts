@@ -4,7 +4,6 @@ import { U1 } from '../../test/fixtures';
 import { activityLogQuerySchema } from './activity';
 import { branchInputSchema } from './company';
 import { deviceListQuerySchema, unknownDeviceListQuerySchema } from './device';
-import { salikGateInputSchema } from './geofence';
 import { notificationListQuerySchema } from './notification';
 import { dashboardQuerySchema } from './report';
 import { tripListQuerySchema } from './trips';
@@ -81,15 +80,6 @@ describe('list queries', () => {
 describe('optional values', () => {
   it('accept null as "no value"', () => {
     expect(branchInputSchema.parse({ name: 'B', location: null, station_uuid: null }).location).toBeNull();
-    expect(
-      salikGateInputSchema.parse({
-        name: 'G',
-        line_start: { latitude: 1, longitude: 1 },
-        line_end: { latitude: 1, longitude: 2 },
-        charged_bearing: 0,
-        linked_gate_uuid: null,
-      }).linked_gate_uuid,
-    ).toBeNull();
     expect(
       vehicleInputSchema.parse({ license_plate_number: 'A', type: 'car', gps_device_imei: null, make: null }),
     ).toMatchObject({ gps_device_imei: null, make: null });
