@@ -315,6 +315,17 @@ export function registerUserRoutes(app: FastifyInstance): void {
           id,
           tenant.companyId,
         ]);
+        // Out of the company's notification rules' recipients too (see ruleRefs in definitions.ts:
+        // a removed recipient is dropped, not a reason to refuse the delete).
+        await tx.query(
+          `UPDATE notification_rules
+              SET params = jsonb_set(params, '{recipient_user_uuids}', coalesce(
+                    (SELECT jsonb_agg(x) FROM jsonb_array_elements(params->'recipient_user_uuids') x
+                      WHERE x <> to_jsonb($2::text)), '[]'::jsonb)),
+                  updated_at = now()
+            WHERE company_id = $1 AND params->'recipient_user_uuids' @> jsonb_build_array($2::text)`,
+          [tenant.companyId, params.uuid.toLowerCase()],
+        );
         // A user of no other company goes entirely (sessions and tokens with it).
         await tx.query(
           'DELETE FROM users WHERE id = $1 AND NOT is_super_admin AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = $1)',

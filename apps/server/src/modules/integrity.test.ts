@@ -423,26 +423,112 @@ describe('links that follow a deletion', () => {
   });
 
   /**
-   * Known gap (src/entities/definitions.ts, not the modules): a notification rule keeps its vehicle,
-   * geofence and recipient uuids as plain JSON, unchecked on write and untouched when the record is
-   * deleted. The pipeline only intersects them with the company's records, so nothing leaks, but the
-   * rule shows a dangling uuid. When fixed, this test fails and must become a plain `it`.
+   * A notification rule's vehicle, geofence and recipient uuids are checked on write and never dangle:
+   * deleting a vehicle or geofence a rule names is refused (an empty list would widen the rule to every
+   * vehicle), a user removed from the company is taken out of the recipients.
    */
-  it.fails(
-    'deleting a vehicle named by a notification rule leaves no dangling uuid in the rule (known gap)',
-    async () => {
-      const v = await vehicle();
-      const rule = await create('notification-rules', {
-        name: `R ${++n}`,
-        type: 'overspeed',
-        speed_limit: 100,
-        vehicle_uuids: [v],
-      });
-      const del = await api('DELETE', `/v1/vehicles/${v}`);
-      const view = (await api('GET', `/v1/notification-rules/${rule}`)).json().data;
-      expect(del.statusCode === 409 || !view.vehicle_uuids.includes(v)).toBe(true);
-    },
-  );
+  it('deleting a vehicle named by a notification rule leaves no dangling uuid in the rule', async () => {
+    const v = await vehicle();
+    const rule = await create('notification-rules', {
+      name: `R ${++n}`,
+      type: 'overspeed',
+      speed_limit: 100,
+      vehicle_uuids: [v],
+    });
+    const del = await api('DELETE', `/v1/vehicles/${v}`);
+    const view = (await api('GET', `/v1/notification-rules/${rule}`)).json().data;
+    expect(del.statusCode === 409 || !view.vehicle_uuids.includes(v)).toBe(true);
+  });
+
+  it('a vehicle or geofence a rule names cannot be deleted (409 naming the rules) until the rule lets go', async () => {
+    const v = await vehicle();
+    const g = await create('geofences', {
+      name: `G ${++n}`,
+      type: 'custom',
+      geometry: { shape: 'circle', center: { latitude: 25.2, longitude: 55.3 }, radius: 100 },
+    });
+    const rule = await create('notification-rules', {
+      name: `R ${++n}`,
+      type: 'geofence_entry',
+      vehicle_uuids: [v],
+      geofence_uuids: [g],
+    });
+    const dv = await api('DELETE', `/v1/vehicles/${v}`);
+    expect(dv.statusCode).toBe(409);
+    expect(dv.json().message).toBe(
+      'This vehicle cannot be deleted because notification rules still depend on it.',
+    );
+    const dg = await api('DELETE', `/v1/geofences/${g}`, undefined, 'ar');
+    expect(dg.statusCode).toBe(409);
+    expect(dg.json().message).toBe('لا يمكن حذف هذا السياج الجغرافي لارتباط قواعد الإشعارات به.');
+    const view = (await api('GET', `/v1/notification-rules/${rule}`)).json().data;
+    expect(view.vehicle_uuids).toEqual([v]);
+    expect(view.geofence_uuids).toEqual([g]);
+    const g2 = await create('geofences', {
+      name: `G ${++n}`,
+      type: 'custom',
+      geometry: { shape: 'circle', center: { latitude: 25.3, longitude: 55.4 }, radius: 100 },
+    });
+    const put = await api('PUT', `/v1/notification-rules/${rule}`, {
+      ...view,
+      vehicle_uuids: [],
+      geofence_uuids: [g2],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await api('DELETE', `/v1/vehicles/${v}`)).statusCode).toBe(200);
+    expect((await api('DELETE', `/v1/geofences/${g}`)).statusCode).toBe(200);
+  });
+
+  it('removing a user from the company takes it out of the rules it receives', async () => {
+    const other = w.users.branchA2.uuid;
+    const rule = await create('notification-rules', {
+      name: `R ${++n}`,
+      type: 'overspeed',
+      speed_limit: 90,
+      recipient_user_uuids: [other, w.users.adminA.uuid],
+    });
+    const del = await api('DELETE', `/v1/users/${other}`);
+    expect(del.statusCode, del.body).toBe(200);
+    const view = (await api('GET', `/v1/notification-rules/${rule}`)).json().data;
+    expect(view.recipient_user_uuids).toEqual([w.users.adminA.uuid]);
+  });
+});
+
+describe('notification rule references', () => {
+  const rule = (extra: Record<string, unknown>) => ({
+    name: `R ${++n}`,
+    type: 'overspeed',
+    speed_limit: 90,
+    ...extra,
+  });
+  it.each([
+    ['vehicle_uuids', 'Vehicle', 'يرجى إدخال مركبة صالحة'],
+    ['geofence_uuids', 'Geofence', 'يرجى إدخال سياج جغرافي صالح'],
+    ['recipient_user_uuids', 'Recipient', 'يرجى إدخال مستلم صالح'],
+  ])('%s: a foreign or random uuid is a 422 on the field (create and update)', async (field, label, ar) => {
+    const { insertMinimal } = await import('../security-tests/fixtures');
+    const foreign =
+      field === 'recipient_user_uuids'
+        ? w.users.adminB.uuid
+        : (
+            await insertMinimal(h.storage.db, field === 'vehicle_uuids' ? 'vehicles' : 'geofences', {
+              company_id: w.b.id,
+            })
+          ).uuid;
+    const ok = await create('notification-rules', rule({}));
+    for (const bad of [crypto.randomUUID(), String(foreign)]) {
+      const c = await api('POST', '/v1/notification-rules', rule({ [field]: [bad] }));
+      expect(c.statusCode, c.body).toBe(422);
+      expect(c.json().errors[field]).toEqual([`Please enter a valid ${label}`]);
+      const a = await api('POST', '/v1/notification-rules', rule({ [field]: [bad] }), 'ar');
+      expect(a.json().errors[field]).toEqual([ar]);
+      const view = (await api('GET', `/v1/notification-rules/${ok}`)).json().data;
+      const u = await api('PUT', `/v1/notification-rules/${ok}`, { ...view, [field]: [bad] });
+      expect(u.statusCode, u.body).toBe(422);
+      expect(u.json().errors[field]).toEqual([`Please enter a valid ${label}`]);
+      expect((await api('GET', `/v1/notification-rules/${ok}`)).json().data[field]).toEqual([]);
+    }
+  });
 });
 
 /**
