@@ -201,6 +201,71 @@ describe('device commands', () => {
     expect((await history(dev.uuid, other)).statusCode).toBe(404);
   });
 
+  it('each command sent is in the activity log (who, device, command), never a secret; refused ones are not', async () => {
+    const dev = fx.devices[0]!;
+    const v = await call(h.app, {
+      method: 'POST',
+      url: '/v1/verify-password',
+      body: { password: PASSWORD },
+      ...admin(),
+    });
+    const verification = v.json().data.verification_token as string;
+    const secret = 'setparam 2003:S3cretApnPass';
+    const sent = [
+      await send(dev.uuid, { type: 'immobilize', verification_token: verification }),
+      await send(dev.uuid, { type: 'custom', attributes: { text: secret } }),
+      await send(dev.uuid, { type: 'change_ip_port', attributes: { host: 'gw.example.com', port: 5027 } }),
+    ];
+    for (const r of sent) expect(r.statusCode, r.body).toBe(201);
+    // Refused: bad attributes, spent token, another company.
+    await send(dev.uuid, { type: 'change_ip_port', attributes: { host: 'x', port: 99999 } });
+    await send(dev.uuid, { type: 'immobilize', verification_token: verification });
+    await send(dev.uuid, { type: 'get_version' }, { token: w.users.adminB.token, company: w.b.uuid });
+
+    const log = await call(h.app, {
+      method: 'GET',
+      url: `/v1/activity-log?action=command_sent&subject_uuid=${dev.uuid}&order=asc&limit=100`,
+      ...admin(),
+    });
+    expect(log.statusCode, log.body).toBe(200);
+    const entries = log.json().data as Record<string, unknown>[];
+    expect(entries).toHaveLength(3);
+    const who = expect.objectContaining({ uuid: w.users.adminA.uuid });
+    const common = { action: 'command_sent', subject_type: 'device', subject_uuid: dev.uuid, user: who };
+    expect(entries).toEqual([
+      expect.objectContaining({
+        ...common,
+        after: {
+          command_uuid: sent[0]!.json().data.uuid,
+          command: 'immobilize',
+          device_imei: dev.imei,
+          attributes: {},
+        },
+      }),
+      expect.objectContaining({
+        ...common,
+        after: expect.objectContaining({ command: 'custom', attributes: { text_length: secret.length } }),
+      }),
+      expect.objectContaining({
+        ...common,
+        after: expect.objectContaining({
+          command: 'change_ip_port',
+          attributes: { host: 'gw.example.com', port: 5027 },
+        }),
+      }),
+    ]);
+    expect(log.body).not.toContain('S3cretApnPass');
+    expect(log.body).not.toContain(verification);
+    // Company B sees none of it.
+    const b = await call(h.app, {
+      method: 'GET',
+      url: '/v1/activity-log?action=command_sent',
+      token: w.users.adminB.token,
+      company: w.b.uuid,
+    });
+    expect(b.json().data).toEqual([]);
+  });
+
   it('an answer goes to the oldest command expecting that kind of answer (Ruptela command ids)', async () => {
     // This test's own gateway, with a time-out long enough for a loaded machine.
     await gw!.close();

@@ -4,6 +4,8 @@ import { route } from '../http/route';
 import { fieldError, notFound } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import { requireVerification } from '../auth/routes';
+import { logActivity } from '../activity/log';
+import { commandActivityAttributes } from './activity';
 import { CommandService, COMMAND_SELECT, commandView, encodeFor, type CommandRow } from './service';
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -20,6 +22,9 @@ const DEFAULT_TIMEOUT_S = 60;
  *   once, before anything is stored; a missing or spent token is 403.
  * - Permissions: sending needs device-commands.create, the history device-commands.view; the device must
  *   be visible in the caller's scope (404 otherwise, as for every scoped record).
+ * - Each stored command is written to the user activity log ('command_sent' on the device: the command,
+ *   its uuid, the device's IMEI and the non-secret attributes of commands/activity.ts). Refused sends
+ *   (422, 403) store nothing and log nothing.
  */
 export function registerCommandRoutes(app: FastifyInstance): void {
   const { storage, bus, config, now } = app.ctx;
@@ -43,7 +48,7 @@ export function registerCommandRoutes(app: FastifyInstance): void {
   route(
     app,
     'devices.commandSend',
-    async ({ reply, params, body, principal, tenant }) => {
+    async ({ req, reply, params, body, principal, tenant }) => {
       const device = await deviceOf(params.uuid, tenant);
       const attributes = (body.attributes ?? {}) as Record<string, unknown>;
       const encoded = encodeFor(device.type, device.imei, body.type, attributes);
@@ -68,6 +73,20 @@ export function registerCommandRoutes(app: FastifyInstance): void {
         attributes,
         payload: encoded.command.text,
         answerKey: encoded.command.answerKey,
+      });
+      await logActivity(db, {
+        companyId: tenant.companyId,
+        userId: principal.user.id,
+        action: 'command_sent',
+        entity: 'device',
+        entityUuid: device.uuid,
+        after: {
+          command_uuid: row.uuid,
+          command: body.type,
+          device_imei: device.imei,
+          attributes: commandActivityAttributes(body.type, attributes),
+        },
+        req,
       });
       reply.code(201);
       return { data: commandView(row) };

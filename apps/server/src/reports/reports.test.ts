@@ -372,6 +372,65 @@ describe('exports', () => {
     expect(text).toMatch(/\/FontName \/[A-Z]{6}\+NotoSansArabic/);
   });
 
+  it('each export requested is in the activity log: who, report kind, format, range; not in B', async () => {
+    const [v] = await storage.db.query<{ uuid: string }>(
+      `SELECT uuid FROM vehicles WHERE license_plate_number = 'A 12345'`,
+    );
+    const body = {
+      report: 'trips',
+      format: 'csv',
+      from: '2026-01-04T20:00:00.000Z',
+      to: '2026-01-05T20:00:00.000Z',
+      vehicle_uuid: v!.uuid,
+    };
+    const res = await call(app, { method: 'POST', url: '/v1/reports/exports', token, company, body });
+    expect(res.statusCode, res.body).toBe(202);
+    const job = res.json().data.uuid as string;
+    await runner.idle();
+    const log = await call(app, {
+      method: 'GET',
+      url: `/v1/activity-log?action=exported&subject_uuid=${job}`,
+      token,
+      company,
+    });
+    expect(log.statusCode, log.body).toBe(200);
+    expect(log.json().data).toEqual([
+      expect.objectContaining({
+        action: 'exported',
+        subject_type: 'report',
+        subject_uuid: job,
+        user: expect.objectContaining({ uuid: w.users.adminA.uuid }),
+        after: { report: 'trips', format: 'csv', from: body.from, to: body.to, vehicle_uuid: v!.uuid },
+      }),
+    ]);
+    // A refused request (range backwards) is not logged.
+    const bad = await call(app, {
+      method: 'POST',
+      url: '/v1/reports/exports',
+      token,
+      company,
+      body: { ...body, from: body.to, to: body.from },
+    });
+    expect(bad.statusCode).toBe(422);
+    const all = await call(app, {
+      method: 'GET',
+      url: '/v1/activity-log?action=exported&limit=100',
+      token,
+      company,
+    });
+    expect(
+      all.json().data.filter((e: { after: { report: string } }) => e.after.report === 'trips'),
+    ).toHaveLength(1);
+    // Company B's admin does not see it.
+    const b = await call(app, {
+      method: 'GET',
+      url: '/v1/activity-log?action=exported',
+      token: w.users.adminB.token,
+      company: w.b.uuid,
+    });
+    expect(b.json().data).toEqual([]);
+  });
+
   it('every report kind exports, and progress only moves forward to 100', async () => {
     const seen: number[] = [];
     const db = storage.db;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
 import type { ExportFormat, ReportKind } from '@fleet/api-client';
+import { logActivity } from '../../activity/log';
 import { route, iso } from '../../http/route';
 import { fieldError, notFound } from '../../http/errors';
 import type { Locale } from '../../http/i18n';
@@ -427,6 +428,22 @@ export function registerExportRoutes(
           app.ctx.now(),
         ],
       );
+      // The user activity log: who asked for which report, over which range and vehicle, in which format.
+      await logActivity(db(), {
+        companyId: tenant.companyId,
+        userId: principal.user.id,
+        action: 'exported',
+        entity: 'report',
+        entityUuid: row!.uuid,
+        after: {
+          report: body.report,
+          format: body.format,
+          from: params.from,
+          to: params.to,
+          vehicle_uuid: params.vehicle_uuid,
+        },
+        req,
+      });
       runner.wake();
       reply.code(202);
       return { data: view(row!) };
