@@ -4,7 +4,7 @@ import type { Config } from './config/config';
 import type { Storage } from './storage/storage';
 import type { Bus } from './realtime/bus';
 import type { Messenger } from './auth/messenger';
-import { HttpError, forbidden, unauthenticated, validationError } from './http/errors';
+import { HttpError, forbidden, unauthenticated, uniqueViolationError, validationError } from './http/errors';
 import { parseLocale, t, type Locale } from './http/i18n';
 import { registerSecurity } from './http/security';
 import { bearerToken, resolveTenant, sessionFromToken, type Principal } from './auth/session';
@@ -154,12 +154,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       const e = validationError(err);
       return reply.code(422).send(e.render(locale));
     }
-    const e = err as { code?: string; statusCode?: number; message?: string; constraint?: string };
+    const e = err as {
+      code?: string;
+      statusCode?: number;
+      message?: string;
+      constraint?: string;
+      detail?: string;
+    };
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) {
       return reply.code(413).send({ message: t(locale, 'too_large') });
     }
     if (e.code === '23505') {
-      return reply.code(422).send({ message: t(locale, 'already_taken', { field: 'value' }) });
+      return reply.code(422).send(uniqueViolationError(e).render(locale));
     }
     // A foreign key refusing a delete: 23503 (foreign_key_violation) on PostgreSQL up to 16, 23001
     // (restrict_violation, ON DELETE RESTRICT) on PostgreSQL 17 and PGlite. The entity definitions

@@ -302,6 +302,9 @@ export class Crud {
       const found = await findInScope(ctx.tx, r.table, String(uuid), ctx.tenant);
       if (!found) throw invalidRef(field, r.label);
       if (r.exclusive) {
+        // Two requests assigning the same target at once: the second waits here for the first to
+        // commit and then sees its row (supervisors.vehicle_id has no unique index to refuse it).
+        await ctx.tx.query(`SELECT 1 FROM ${r.table} WHERE id = $1 FOR NO KEY UPDATE`, [found.id]);
         const taken = await ctx.tx.query(
           `SELECT 1 FROM ${d.table} WHERE ${r.column} = $1 AND id <> $2 LIMIT 1`,
           [found.id, ctx.id ?? -1],
@@ -343,7 +346,7 @@ export class Crud {
       const list = input[field];
       if (!Array.isArray(list)) continue;
       const ids: number[] = [];
-      for (const uuid of list) {
+      for (const uuid of new Set(list.map(String))) {
         const found = await findInScope(ctx.tx, l.otherTable, String(uuid), ctx.tenant);
         if (!found) throw invalidRef(field, l.label);
         if (l.exclusive) {
@@ -358,7 +361,10 @@ export class Crud {
       await ctx.tx.query(`DELETE FROM ${l.table} WHERE ${l.self} = $1`, [id]);
       if (ids.length) {
         await ctx.tx.query(
-          `INSERT INTO ${l.table} (${l.self}, ${l.other}) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
+          // No blanket ON CONFLICT DO NOTHING: it would swallow the unique index of an exclusive link
+          // (a passenger on one scheduled trip only) when two requests race, and drop the passenger.
+          `INSERT INTO ${l.table} (${l.self}, ${l.other}) SELECT $1, unnest($2::bigint[])
+           ON CONFLICT (${l.self}, ${l.other}) DO NOTHING`,
           [id, ids],
         );
       }
@@ -379,8 +385,14 @@ export class Crud {
         `UPDATE ${r.otherTable} SET ${r.otherColumn} = NULL WHERE ${r.otherColumn} = $1 AND id <> $2`,
         [id, targetId ?? -1],
       );
-      if (targetId !== null)
-        await ctx.tx.query(`UPDATE ${r.otherTable} SET ${r.otherColumn} = $1 WHERE id = $2`, [id, targetId]);
+      if (targetId !== null) {
+        // Only if still free (or already ours): a request that took it meanwhile wins, this one is told.
+        const set = await ctx.tx.query(
+          `UPDATE ${r.otherTable} SET ${r.otherColumn} = $1 WHERE id = $2 AND (${r.otherColumn} IS NULL OR ${r.otherColumn} = $1) RETURNING id`,
+          [id, targetId],
+        );
+        if (!set.length) throw assignedError(field, r.exclusive);
+      }
     }
   }
 

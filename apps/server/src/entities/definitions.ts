@@ -52,6 +52,9 @@ async function vehicleDevices(input: Record<string, unknown>, ctx: WriteContext)
       params,
     );
     if (!rows[0]) throw invalidRef(field, label);
+    // Serialises two requests putting the same device on vehicles at once (the unique indexes are per
+    // column, so device_imei on one vehicle and gps_device_imei on another would both pass them).
+    await ctx.tx.query('SELECT 1 FROM devices WHERE imei = $1 FOR NO KEY UPDATE', [imei]);
     const taken = await ctx.tx.query(
       `SELECT 1 FROM vehicles WHERE (device_imei = $1 OR gps_device_imei = $1) AND id <> $2 LIMIT 1`,
       [imei, ctx.id ?? -1],

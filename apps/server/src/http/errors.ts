@@ -64,3 +64,38 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown): z.ou
   if (!r.success) throw validationError(r.error);
   return r.data;
 }
+
+/**
+ * Unique indexes that hold an assignment (one record only may hold the target): their violation, when
+ * two requests assign the same thing at the same moment and both passed the check, is the spec's
+ * 'This {entity} is already assigned' on the field (apps/server/migrations/0001_init.sql).
+ */
+const ASSIGNMENT_INDEXES: Record<string, [field: string, entity: string]> = {
+  vehicles_device: ['device_imei', 'device'],
+  vehicles_gps_device: ['gps_device_imei', 'device'],
+  vehicles_driver: ['driver_uuid', 'driver'],
+  scheduled_trip_passengers_passenger: ['passenger_uuids', 'passenger'],
+};
+
+/** Other unique indexes whose column is not the contract field's name. */
+const TAKEN_INDEXES: Record<string, [field: string, label: string]> = {
+  devices_imei_key: ['imei', 'IMEI'],
+  unknown_devices_imei_key: ['imei', 'IMEI'],
+  users_email: ['email', 'email'],
+  users_phone: ['phone', 'phone'],
+};
+
+/**
+ * A unique violation (SQLSTATE 23505) as the 422 a client can act on: always with `errors` naming the
+ * field — the assignment message for the assignment indexes, else 'This {field} is already taken' on the
+ * column the database names (`Key (col)=(...)`), or on `_` when it names none.
+ */
+export function uniqueViolationError(err: { constraint?: string; detail?: string }): HttpError {
+  const assigned = err.constraint ? ASSIGNMENT_INDEXES[err.constraint] : undefined;
+  if (assigned) return fieldError(assigned[0], `This ${assigned[1]} is already assigned`);
+  const known = err.constraint ? TAKEN_INDEXES[err.constraint] : undefined;
+  if (known) return fieldError(known[0], `This ${known[1]} is already taken`);
+  const column = /^Key \((?:lower\()?"?([a-z_][a-z0-9_]*)"?\)?(?:, [^)]*)?\)=/i.exec(err.detail ?? '')?.[1];
+  const field = column && column !== 'uuid' && column !== 'id' ? column : '_';
+  return fieldError(field, `This ${field === '_' ? 'value' : field.replace(/_/g, ' ')} is already taken`);
+}

@@ -185,6 +185,151 @@ describe('already assigned', () => {
   });
 });
 
+interface RaceCase {
+  label: string;
+  /** Makes the free target; returns two requests that both claim it, the field each names, and a
+   * SQL count of its holders ($1 = the target's uuid). */
+  setup: () => Promise<{
+    target: string;
+    requests: [path: string, body: Record<string, unknown>, field: string][];
+    entity: string;
+    holders: string;
+  }>;
+}
+
+const RACE: RaceCase[] = [
+  {
+    label: 'device on two new vehicles (device_imei)',
+    setup: async () => {
+      const imei = await imeiOf(await device());
+      return {
+        target: imei,
+        entity: 'device',
+        requests: [
+          ['vehicles', { license_plate_number: `R ${++n}`, type: 'car', device_imei: imei }, 'device_imei'],
+          ['vehicles', { license_plate_number: `R ${++n}`, type: 'car', device_imei: imei }, 'device_imei'],
+        ],
+        holders: 'SELECT count(*)::int AS n FROM vehicles WHERE device_imei = $1 OR gps_device_imei = $1',
+      };
+    },
+  },
+  {
+    label: 'device as device_imei of one vehicle and gps_device_imei of another',
+    setup: async () => {
+      const imei = await imeiOf(await device());
+      return {
+        target: imei,
+        entity: 'device',
+        requests: [
+          ['vehicles', { license_plate_number: `R ${++n}`, type: 'car', device_imei: imei }, 'device_imei'],
+          [
+            'vehicles',
+            { license_plate_number: `R ${++n}`, type: 'car', gps_device_imei: imei },
+            'gps_device_imei',
+          ],
+        ],
+        holders: 'SELECT count(*)::int AS n FROM vehicles WHERE device_imei = $1 OR gps_device_imei = $1',
+      };
+    },
+  },
+  {
+    label: 'driver on two new vehicles (driver_uuid)',
+    setup: async () => {
+      const d = await driver();
+      return {
+        target: d,
+        entity: 'driver',
+        requests: [
+          ['vehicles', { license_plate_number: `R ${++n}`, type: 'car', driver_uuid: d }, 'driver_uuid'],
+          ['vehicles', { license_plate_number: `R ${++n}`, type: 'car', driver_uuid: d }, 'driver_uuid'],
+        ],
+        holders:
+          'SELECT count(*)::int AS n FROM vehicles v JOIN drivers d ON d.id = v.driver_id WHERE d.uuid = $1',
+      };
+    },
+  },
+  {
+    label: 'vehicle for two new drivers (vehicle_uuid)',
+    setup: async () => {
+      const v = await vehicle();
+      return {
+        target: v,
+        entity: 'vehicle',
+        requests: [
+          ['drivers', { first_name: 'R', last_name: `${++n}`, vehicle_uuid: v }, 'vehicle_uuid'],
+          ['drivers', { first_name: 'R', last_name: `${++n}`, vehicle_uuid: v }, 'vehicle_uuid'],
+        ],
+        // The vehicle names one driver (its driver_id); the driver count below shows the loser wrote nothing.
+        holders: 'SELECT count(*)::int AS n FROM vehicles WHERE uuid = $1 AND driver_id IS NOT NULL',
+      };
+    },
+  },
+  {
+    label: 'vehicle for two new supervisors (vehicle_uuid)',
+    setup: async () => {
+      const v = await vehicle();
+      return {
+        target: v,
+        entity: 'vehicle',
+        requests: [
+          ['supervisors', { first_name: 'R', last_name: `${++n}`, vehicle_uuid: v }, 'vehicle_uuid'],
+          ['supervisors', { first_name: 'R', last_name: `${++n}`, vehicle_uuid: v }, 'vehicle_uuid'],
+        ],
+        holders:
+          'SELECT count(*)::int AS n FROM supervisors s JOIN vehicles v ON v.id = s.vehicle_id WHERE v.uuid = $1',
+      };
+    },
+  },
+  {
+    label: 'passenger on two new scheduled trips (passenger_uuids)',
+    setup: async () => {
+      const p = await passenger();
+      const body = () => ({
+        name: `ST ${++n}`,
+        type: 'one_way',
+        departure_time: '06:00:00',
+        start_date: '2026-09-01',
+        passenger_uuids: [p],
+      });
+      return {
+        target: p,
+        entity: 'passenger',
+        requests: [
+          ['scheduled-trips', body(), 'passenger_uuids'],
+          ['scheduled-trips', body(), 'passenger_uuids'],
+        ],
+        holders:
+          'SELECT count(*)::int AS n FROM scheduled_trip_passengers j JOIN passengers p ON p.id = j.passenger_id WHERE p.uuid = $1',
+      };
+    },
+  },
+];
+
+describe('two requests assigning the same thing at the same moment', () => {
+  it.each(RACE.map((c) => [c.label, c] as const))(
+    '%s: one wins, the other is told it is taken',
+    async (_l, c) => {
+      const { target, requests, entity, holders } = await c.setup();
+      const before = await Promise.all(
+        requests.map(async ([path]) => (await api('GET', `/v1/${path}?limit=1`)).json().total as number),
+      );
+      const answers = await Promise.all(requests.map(([path, body]) => api('POST', `/v1/${path}`, body)));
+      const codes = answers.map((a) => a.statusCode);
+      expect([...codes].sort(), answers.map((a) => a.body).join('\n')).toEqual([201, 422]);
+      const loser = codes.indexOf(422);
+      expect(answers[loser]!.json().errors).toEqual({
+        [requests[loser]![2]]: [`This ${entity} is already assigned`],
+      });
+      expect(typeof answers[loser]!.json().message).toBe('string');
+      // Exactly one holder; the loser wrote nothing.
+      const [h1] = await h.storage.db.query<{ n: number }>(holders, [target]);
+      expect(h1!.n).toBe(1);
+      const after = (await api('GET', `/v1/${requests[0]![0]}?limit=1`)).json().total as number;
+      expect(after).toBe(before[0]! + 1);
+    },
+  );
+});
+
 /** The Arabic sentences name the entity and the field in Arabic (src/http/i18n.ts AR_NOUNS). */
 it('Arabic messages name the entity in Arabic', async () => {
   const imei = await imeiOf(await device());
