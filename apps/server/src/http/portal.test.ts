@@ -68,4 +68,21 @@ describe('the portal served from the same origin', () => {
     expect((await get('/../../etc/passwd')).headers['content-type']).toMatch(/^text\/html/);
     expect((await get('/v1/nope')).statusCode).toBe(404);
   });
+
+  it('its own answers follow X-Locale', async () => {
+    const ar = await app.inject({ method: 'GET', url: '/ws/x', headers: { 'x-locale': 'ar' } });
+    expect(ar.statusCode).toBe(404);
+    expect(ar.json()).toEqual({ message: 'غير موجود.' });
+    expect((await get('/ws/x')).json()).toEqual({ message: 'Not found.' });
+    const origin = { origin: 'https://elsewhere.example', 'x-locale': 'ar' };
+    const refused = await app.inject({ method: 'OPTIONS', url: '/v1/vehicles', headers: origin });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'هذا المصدر غير مسموح به.' });
+    const en = await app.inject({
+      method: 'OPTIONS',
+      url: '/v1/vehicles',
+      headers: { origin: origin.origin },
+    });
+    expect(en.json()).toEqual({ message: 'Origin not allowed.' });
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { SERVICE_WORKER_PATH } from './security';
+import { t } from './i18n';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,7 +35,7 @@ export function registerPortal(app: FastifyInstance, dist: string): boolean {
   app.get('/*', async (req, reply) => {
     const path = decodeURIComponent(req.url.split('?')[0] ?? '/');
     if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/ws/')) {
-      return reply.code(404).send({ message: 'Not found.' });
+      return reply.code(404).send({ message: t(req.locale ?? 'en', 'not_found') });
     }
     let file = resolve(root, '.' + path);
     if (file !== root && !file.startsWith(root + sep)) file = index;

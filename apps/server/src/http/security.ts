@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { t } from './i18n';
 
 /** Path of the portal's service worker script (apps/portal/public/sw.js). */
 export const SERVICE_WORKER_PATH = '/sw.js';
@@ -25,7 +26,7 @@ export function registerSecurity(app: FastifyInstance, corsOrigins: readonly str
         return reply.code(204).send();
       }
     } else if (req.method === 'OPTIONS' && typeof origin === 'string') {
-      return reply.code(403).send({ message: 'Origin not allowed.' });
+      return reply.code(403).send({ message: t(req.locale ?? 'en', 'origin.forbidden') });
     }
   });
   app.addHook('onSend', async (req, reply, payload) => {

@@ -52,6 +52,23 @@ describe('WebSocket', () => {
     expect(await open(`/ws/${w.a.uuid}/${w.users.adminB.uuid}?token=${w.users.adminA.token}`)).toBe(403);
   });
 
+  it('words its refusals in the locale query parameter or X-Locale', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      h.app.inject({ method: 'GET', url, headers });
+    const noToken = `/ws/${w.a.uuid}/${w.users.adminA.uuid}`;
+    const foreign = `/ws/${w.b.uuid}/${w.users.adminA.uuid}?token=${w.users.adminA.token}`;
+    expect((await get(noToken)).json()).toEqual({ message: 'Unauthenticated.' });
+    expect((await get(`${noToken}?locale=ar`)).json()).toEqual({ message: 'غير مصادق.' });
+    expect((await get(noToken, { 'x-locale': 'ar' })).json()).toEqual({ message: 'غير مصادق.' });
+    expect((await get(`${noToken}?locale=en`, { 'x-locale': 'ar' })).json()).toEqual({
+      message: 'Unauthenticated.',
+    });
+    const r = await get(`${foreign}&locale=ar`);
+    expect(r.statusCode).toBe(403);
+    expect(r.json()).toEqual({ message: 'هذا الإجراء غير مصرح به.' });
+    expect((await get(foreign)).json()).toEqual({ message: 'This action is unauthorized.' });
+  });
+
   it('answers pong and delivers events only to users allowed to see the vehicle', async () => {
     const admin = await open(`/ws/${w.a.uuid}/${w.users.adminA.uuid}?token=${w.users.adminA.token}`);
     const branch1 = await open(`/ws/${w.a.uuid}/${w.users.branchA1.uuid}`, {

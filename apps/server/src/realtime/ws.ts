@@ -4,6 +4,7 @@ import { bearerToken, sessionFromToken, type Principal } from '../auth/session';
 import { loadTenant, type Tenant } from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
 import { alertLocale } from '../pipeline/alerts/messages';
+import { parseLocale, t } from '../http/i18n';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,8 +43,14 @@ export async function registerWebSocket(app: FastifyInstance): Promise<void> {
       websocket: true,
       preValidation: async (req, reply) => {
         const code = await authorize(req);
-        if (code === 401) return reply.code(401).send({ message: 'Unauthenticated.' });
-        if (code === 403) return reply.code(403).send({ message: 'This action is unauthorized.' });
+        if (code === 0) return;
+        // A refusal is worded in the socket's language: `?locale=` (browsers cannot set headers on a
+        // WebSocket), else X-Locale.
+        const asked = (req.query as { locale?: unknown }).locale;
+        const locale = typeof asked === 'string' ? parseLocale(asked) : req.locale;
+        return reply
+          .code(code)
+          .send({ message: t(locale, code === 401 ? 'auth.unauthenticated' : 'forbidden') });
       },
     },
     (socket, req) => {
