@@ -126,11 +126,14 @@ describe('device trip details', () => {
 
 describe('other lists refuse unknown sort names', () => {
   it.each(['/v1/activity-log', '/v1/notifications', '/v1/devices/unknown'])('%s', async (path) => {
-    const bad = await get(`${path}?sort=password_hash`);
+    // The refused-IMEI list is the super admins' (see the refused-IMEI tenancy tests below).
+    const token = path.includes('unknown') ? w.users.super.token : w.users.adminA.token;
+    const bad = await get(`${path}?sort=password_hash`, token);
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.sort).toEqual(['Please enter a valid Sort']);
     expect(
-      (await get(`${path}?sort=${path.includes('unknown') ? 'imei' : 'created_at'}&order=asc`)).statusCode,
+      (await get(`${path}?sort=${path.includes('unknown') ? 'imei' : 'created_at'}&order=asc`, token))
+        .statusCode,
     ).toBe(200);
   });
 });
@@ -156,7 +159,7 @@ describe('activity log of the module actions', () => {
     const dismiss = await call(h.app, {
       method: 'DELETE',
       url: `/v1/devices/unknown/${u!.uuid}`,
-      token: w.users.adminA.token,
+      token: w.users.super.token,
       company: w.a.uuid,
     });
     expect(dismiss.statusCode).toBe(200);
@@ -175,5 +178,56 @@ describe('activity log of the module actions', () => {
       subject_type: 'unknown device',
       before: { imei: '356307049999999', protocol: 'teltonika' },
     });
+  });
+});
+
+describe('refused (unknown) IMEIs: tenancy', () => {
+  const unknownOf = (token: string, company: string, query = '') =>
+    call(h.app, { method: 'GET', url: `/v1/devices/unknown${query}`, token, company });
+
+  it('no company admin sees or dismisses them, in any company; a super admin sees all, with addresses', async () => {
+    const db = h.storage.db;
+    // Two IMEIs refused by the gateway: nothing says which company, if any, they will belong to.
+    const [one] = await db.query<{ uuid: string }>(
+      `INSERT INTO unknown_devices (imei, protocol, remote_address, attempts) VALUES ('356307041111111', 'teltonika', '203.0.113.7', 3) RETURNING uuid`,
+    );
+    await db.query(
+      `INSERT INTO unknown_devices (imei, protocol, remote_address, attempts) VALUES ('868683022222222', 'ruptela', '198.51.100.9', 1)`,
+    );
+    const before = JSON.stringify(await db.query('SELECT * FROM unknown_devices ORDER BY id'));
+
+    const companyAdmins = [
+      [w.users.adminA.token, w.a.uuid],
+      [w.users.adminB.token, w.b.uuid],
+      [w.users.multi.token, w.a.uuid],
+      [w.users.branchA1.token, w.a.uuid],
+      [w.users.stationA1.token, w.a.uuid],
+    ] as const;
+    for (const [token, company] of companyAdmins) {
+      for (const query of ['', '?search=3563', '?type=ruptela']) {
+        const r = await unknownOf(token, company, query);
+        expect(r.statusCode).toBe(403);
+        expect(r.body).not.toContain('356307041111111');
+        expect(r.body).not.toContain('203.0.113.7');
+      }
+      const dismiss = await call(h.app, {
+        method: 'DELETE',
+        url: `/v1/devices/unknown/${one!.uuid}`,
+        token,
+        company,
+      });
+      expect(dismiss.statusCode).toBe(403);
+    }
+    expect(JSON.stringify(await db.query('SELECT * FROM unknown_devices ORDER BY id'))).toBe(before);
+
+    // The super admin, acting in either company, sees the whole list with the source addresses.
+    for (const company of [w.a.uuid, w.b.uuid]) {
+      const r = await unknownOf(w.users.super.token, company, '?sort=imei&order=asc');
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json().data).toMatchObject([
+        { imei: '356307041111111', type: 'teltonika', remote_address: '203.0.113.7', attempts: 3 },
+        { imei: '868683022222222', type: 'ruptela', remote_address: '198.51.100.9', attempts: 1 },
+      ]);
+    }
   });
 });

@@ -223,12 +223,26 @@ export function registerRecordRoutes(app: FastifyInstance): void {
     },
   );
 
-  // Unknown devices are not owned by a company yet: admins of the whole company see them.
+  /*
+   * Refused (unknown) IMEIs: super admins only, list and dismiss (decision).
+   * The gateway records an IMEI it does not know with the source address it came from, before any
+   * company owns it: the row names no company, and registering the IMEI as a device deletes it
+   * (entities/definitions.ts), so no row can ever be attributed to the company that will own it.
+   * Any company-level view would therefore show one tenant the hardware (IMEIs, protocols, attempt
+   * times) and the network addresses (SIM / APN / office IPs) of devices that belong to another, and
+   * a company-level dismiss would let one tenant erase another's evidence. The portal does not show
+   * this list; it is an operator's tool for the platform (a super admin, in whichever company they
+   * act), where the addresses are needed to find a misconfigured installer. Everyone else, company
+   * admins included, gets the 403 scoped admins already got.
+   */
+  const requireSuperAdmin = (principal: { user: { isSuperAdmin: boolean } }) => {
+    if (!principal.user.isSuperAdmin) throw new HttpError(403, 'forbidden');
+  };
   route(
     app,
     'devices.unknown',
-    async ({ query, tenant }) => {
-      if (tenant.scope) throw new HttpError(403, 'forbidden');
+    async ({ query, principal }) => {
+      requireSuperAdmin(principal);
       const orderBy = sortExpression(
         query.sort,
         {
@@ -284,7 +298,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
     app,
     'devices.unknownDismiss',
     async ({ req, params, tenant, principal }) => {
-      if (tenant.scope) throw new HttpError(403, 'forbidden');
+      requireSuperAdmin(principal);
       const rows = await db.query<{ imei: string; protocol: string | null; attempts: number }>(
         'DELETE FROM unknown_devices WHERE uuid = $1 RETURNING imei, protocol, attempts',
         [params.uuid],
