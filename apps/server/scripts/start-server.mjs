@@ -13,11 +13,11 @@
 // clone builds on its first start (about a second). `npm run dev` still runs the sources via tsx.
 //
 // Memory at rest (package.json's `start` sets these before node starts, as glibc reads them once):
-// - MALLOC_MMAP_THRESHOLD_=32768: blocks of 32 KB and more are mapped on their own and returned to
-//   the OS when freed. Compiling PGlite's WebAssembly leaves the default heap fragmented: measured
-//   with the demo at rest, 200-250 MB RSS (35-60 MB of it free malloc pages) vs 150-160 MB.
-// - MALLOC_ARENA_MAX=2: worker threads share two malloc arenas instead of one each.
+// - MALLOC_ARENA_MAX=2: worker threads share two malloc arenas instead of one each (~10 MB less).
 // - --expose-gc: main.ts collects the embedded database's first instance after migrating and seeding.
+// Tried and left out: MALLOC_MMAP_THRESHOLD_=32768 took another 40-50 MB off (compiling PGlite's
+// WebAssembly leaves the heap fragmented with free 32-64 KB blocks) but cost ~12 % more CPU per
+// location-history page; at rest the server is well under its 250 MB goal without it.
 // bench:api runs its HTTP server with the same malloc settings.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';

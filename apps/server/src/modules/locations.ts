@@ -130,10 +130,46 @@ const ROW_TEXT = `concat(floor(extract(epoch FROM fix_time) * 1000000)::bigint, 
 const PAGE_COLS =
   'fix_time, device_id, latitude, longitude, speed, course, altitude, satellites, ignition, is_idle, digital_output1, digital_output2, io_elements';
 
-/** A finite number as PostgreSQL printed it (JSON-compatible), or null for NULL, NaN and infinities. */
+/**
+ * A number as PostgreSQL printed it, which is already JSON (digits, '-', '.', 'e'), or null for
+ * NULL (empty), NaN and the infinities: those are the only texts not starting with a digit or '-'
+ * followed by a digit.
+ */
 function numberOrNull(text: string): string {
-  if (text === '' || text === 'NaN' || text.endsWith('Infinity')) return 'null';
-  return text;
+  const c = text.charCodeAt(0);
+  if (c >= 48 && c <= 57) return text;
+  if (c === 45) {
+    const d = text.charCodeAt(1);
+    if (d >= 48 && d <= 57) return text;
+  }
+  return 'null';
+}
+
+const DAY_MS = 86_400_000;
+const pad2 = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const pad3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+let isoDay = Number.NaN;
+let isoDayPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()`, for the hot loop of a page: the date part is reused while the day
+ * stays the same (a page is at most a few days), the time written from lookup tables.
+ */
+function isoOf(ms: number): string {
+  const day = Math.floor(ms / DAY_MS) * DAY_MS;
+  // Years 0000-9999 only; others take toISOString's extended form.
+  if (day < -62_167_219_200_000 || day >= 253_402_300_800_000) return new Date(ms).toISOString();
+  if (day !== isoDay) {
+    isoDay = day;
+    isoDayPrefix = new Date(day).toISOString().slice(0, 11);
+  }
+  let rest = ms - day;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const sec = Math.floor(rest / 1000);
+  return `${isoDayPrefix}${pad2[h]}:${pad2[m]}:${pad2[sec]}.${pad3[rest - sec * 1000]}Z`;
 }
 
 /**
@@ -160,20 +196,17 @@ export function pageJson(
       f[i] = lines.slice(at, comma);
       at = comma + 1;
     }
-    const io = lines.slice(at, eol) || '{}';
+    const io = at < eol ? lines.slice(at, eol) : '{}';
     pos = eol + 1;
     us = Number(f[0]);
     device = Number(f[1]);
-    const speed = f[4]!;
-    const course = f[5]!;
-    const heading =
-      course === '' || numberOrNull(course) === 'null'
-        ? 'null'
-        : String(((Number(course) % 360) + 360) % 360);
+    const speed = numberOrNull(f[4]!);
+    const course = numberOrNull(f[5]!);
+    const heading = course === 'null' ? 'null' : String(((Number(course) % 360) + 360) % 360);
     out.push(
-      `{"created_at":"${new Date(Math.floor(us / 1000)).toISOString()}","ignition":${f[8] === '1' ? 1 : 0},"is_idle":${f[9] === '1'},` +
+      `{"created_at":"${isoOf(Math.floor(us / 1000))}","ignition":${f[8] === '1' ? 1 : 0},"is_idle":${f[9] === '1'},` +
         `"latitude":${numberOrNull(f[2]!)},"longitude":${numberOrNull(f[3]!)},` +
-        `"speed":${speed === '' || speed.startsWith('-') || numberOrNull(speed) === 'null' ? 0 : speed},"io_elements":${io},` +
+        `"speed":${speed === 'null' || speed.charCodeAt(0) === 45 ? 0 : speed},"io_elements":${io},` +
         `"digital_output1":${f[10] === '1' ? 1 : 0},"digital_output2":${f[11] === '1' ? 1 : 0},"heading":${heading},` +
         `"altitude":${numberOrNull(f[6]!)},"satellites":${numberOrNull(f[7]!)}${extra}}`,
     );
