@@ -64,7 +64,7 @@ describe('sign-in', () => {
       payload: { email: 'a@fleet.test' },
     });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors.password[0]).toBe('Password مطلوب');
+    expect(bad.json().errors.password[0]).toBe('كلمة المرور مطلوبة');
   });
 
   it('throttles per account after 5 failures, even with the right password', async () => {

@@ -102,8 +102,8 @@ const AR_FEMININE: Partial<Record<MessageKey, string>> = {
 /**
  * Arabic words for the English entity words and field labels the server puts into messages:
  * [definite, indefinite, feminine]. Plurals (the `dependents` of a refused delete) are in the
- * genitive they take after لارتباط (السائقين, not السائقون). (The password labels are not here yet:
- * src/auth/auth.test.ts pins 'Password مطلوب'.)
+ * genitive they take after لارتباط (السائقين, not السائقون). Every field label of the shared
+ * contract's messages has its word here (a test walks them).
  */
 const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   device: ['الجهاز', 'جهاز'],
@@ -165,7 +165,53 @@ const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   'end date': ['تاريخ الانتهاء', 'تاريخ انتهاء'],
   sort: ['الترتيب', 'ترتيب'],
   otp: ['رمز التحقق', 'رمز تحقق'],
+  password: ['كلمة المرور', 'كلمة مرور', true],
+  'confirm password': ['تأكيد كلمة المرور', 'تأكيد كلمة مرور'],
+  'current password': ['كلمة المرور الحالية', 'كلمة مرور حالية', true],
+  'password verification': ['التحقق من كلمة المرور', 'تحقق من كلمة المرور'],
+  token: ['الرمز', 'رمز'],
+  'app version': ['إصدار التطبيق', 'إصدار تطبيق'],
+  channel: ['القناة', 'قناة', true],
+  channels: ['القنوات', 'قنوات'],
+  'closing time': ['وقت الإغلاق', 'وقت إغلاق'],
+  colour: ['اللون', 'لون'],
+  command: ['الأمر', 'أمر'],
+  days: ['الأيام', 'أيام'],
+  document: ['المستند', 'مستند'],
+  'file kind': ['نوع الملف', 'نوع ملف'],
+  'file name': ['اسم الملف', 'اسم ملف'],
+  format: ['الصيغة', 'صيغة', true],
+  from: ['تاريخ البدء', 'تاريخ بدء'],
+  to: ['تاريخ الانتهاء', 'تاريخ انتهاء'],
+  gender: ['الجنس', 'جنس'],
+  host: ['المضيف', 'مضيف'],
+  order: ['اتجاه الترتيب', 'اتجاه ترتيب'],
+  period: ['الفترة', 'فترة', true],
+  platform: ['المنصة', 'منصة', true],
+  polygon: ['المضلع', 'مضلع'],
+  purpose: ['الغرض', 'غرض'],
+  relationship: ['صلة القرابة', 'صلة قرابة', true],
+  report: ['التقرير', 'تقرير'],
+  sim: ['شريحة SIM', 'شريحة SIM', true],
+  'sim card number': ['رقم شريحة SIM', 'رقم شريحة SIM'],
+  'school type': ['نوع المدرسة', 'نوع مدرسة'],
+  search: ['البحث', 'بحث'],
+  shape: ['الشكل', 'شكل'],
+  status: ['الحالة', 'حالة', true],
+  'subject type': ['نوع العنصر', 'نوع عنصر'],
+  'tracking rule': ['قاعدة التتبع', 'قاعدة تتبع', true],
+  'tracking rules': ['قواعد التتبع', 'قواعد تتبع'],
+  'trip type': ['نوع الرحلة', 'نوع رحلة'],
+  type: ['النوع', 'نوع'],
+  url: ['الرابط', 'رابط'],
+  'date and time': ['التاريخ والوقت', 'تاريخ ووقت'],
+  identifier: ['المعرّف', 'معرّف'],
 };
+
+/** Whether the Arabic messages have a word for this English entity word or field label. */
+export function hasArabicWord(word: string): boolean {
+  return arNoun(word) !== undefined;
+}
 
 const catalogues: Record<Locale, Record<MessageKey, string>> = { en, ar };
 
