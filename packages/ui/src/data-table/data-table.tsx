@@ -1,12 +1,12 @@
 import * as Popover from '@radix-ui/react-popover';
 import {
-  createCell,
   flexRender,
   getCoreRowModel,
   getFilteredRowModel,
   getPaginationRowModel,
   useReactTable,
   type Cell,
+  type CellContext,
   type Column,
   type ColumnDef,
   type Header,
@@ -902,7 +902,32 @@ const MemoRow = memo(function MemoRow({
  * them took a whole frame. These die young instead (a row renders when it enters the viewport).
  */
 function transientCells(table: Table<unknown>, row: Row<unknown>): Cell<unknown, unknown>[] {
-  return table.getVisibleLeafColumns().map((column) => createCell(table, row, column, column.id));
+  return table.getVisibleLeafColumns().map((column) => lightCell(table, row, column));
+}
+
+/**
+ * A cell with what column renderers use (the context's table, row, column, cell, getValue and
+ * renderValue; the cell's id, row, column, getValue, renderValue, getContext): TanStack's
+ * createCell also attaches every feature's methods (grouping, aggregation...) as fresh closures per
+ * cell, which the DataTable does not use, and while scrolling fast that garbage made the young
+ * generation collect in the middle of a frame. Values come from the row's own cache.
+ */
+function lightCell(table: Table<unknown>, row: Row<unknown>, column: Column<unknown, unknown>) {
+  const getValue = () => row.getValue(column.id);
+  const renderValue = () => row.renderValue(column.id);
+  const cell = {
+    id: `${row.id}_${column.id}`,
+    row,
+    column,
+    getValue,
+    renderValue,
+    getContext: () => context,
+  } as unknown as Cell<unknown, unknown>;
+  const context = { table, row, column, cell, getValue, renderValue } as unknown as CellContext<
+    unknown,
+    unknown
+  >;
+  return cell;
 }
 
 /** Class names of a body cell per column definition and mode (computed once, not per cell render). */
