@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { SalikGate } from '@fleet/api-client';
 import { route } from '../http/route';
 import { notFound } from '../http/errors';
 import { sortExpression } from './list-sort';
-import { defaultSalikDataPath, loadSalik, type LoadedSalik } from '../pipeline/salik/load';
-import { gatesToApi } from '../pipeline/salik/api-gates';
+import { loadSalik, type LoadedSalik } from '../pipeline/salik/load';
+import { gatesToApi, nameUuid } from '../pipeline/salik/api-gates';
 
 /**
  * Salik toll gates (GET /v1/salik-gates, GET /v1/salik-gates/:uuid), read-only.
@@ -20,8 +19,8 @@ import { gatesToApi } from '../pipeline/salik/api-gates';
  * same uuid as `gate_uuid` into every Salik crossing, so an event's gate opens here, on every node and
  * across restarts, with no table to keep in step.
  *
- * created_at / updated_at: the gate's opening date as the data file reports it (`opened`: a year, a
- * month or a day, read as that period's first day, midnight Dubai time). The file carries no edit
+ * created_at / updated_at: the gate's opening date as the data file reports it (`opened`, kept by the
+ * pipeline's data schema: a year, a month or a day, read as that period's first day, midnight Dubai time). The file carries no edit
  * history; when a gate has no opening date the time the data was loaded stands in.
  *
  * Permission: the gates are public road data, not a company's, but they are only meaningful next to the
@@ -39,36 +38,25 @@ import { gatesToApi } from '../pipeline/salik/api-gates';
 
 type Row = SalikGate;
 
-/** The opening date of each gate code, read from the raw data file (the pipeline's schema drops it). */
-function openingDates(path: string): Map<string, string> {
-  const out = new Map<string, string>();
-  try {
-    const raw = JSON.parse(readFileSync(path, 'utf8')) as { gates?: { code?: unknown; opened?: unknown }[] };
-    for (const g of raw.gates ?? []) {
-      if (typeof g.code !== 'string' || typeof g.opened !== 'string') continue;
-      const m = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(g.opened);
-      if (!m) continue;
-      // Midnight in Dubai (UTC+4, no daylight saving) of the period's first day.
-      const at = new Date(`${m[1]}-${m[2] ?? '01'}-${m[3] ?? '01'}T00:00:00+04:00`);
-      if (!Number.isNaN(at.getTime())) out.set(g.code, at.toISOString());
-    }
-  } catch {
-    // The pipeline's loader already validated the file; without dates the load time stands in.
-  }
-  return out;
+/** Midnight in Dubai (UTC+4, no daylight saving) of the first day of an `opened` period, or null. */
+function openingTime(opened: string | undefined): string | null {
+  const m = opened ? /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(opened) : null;
+  if (!m) return null;
+  const at = new Date(`${m[1]}-${m[2] ?? '01'}-${m[3] ?? '01'}T00:00:00+04:00`);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
 }
 
 /** The contract records of the loaded data, in the data file's order. */
-export function salikGateRecords(salik: LoadedSalik, dataPath = defaultSalikDataPath): Row[] {
-  const opened = openingDates(dataPath);
+export function salikGateRecords(salik: LoadedSalik): Row[] {
   const loadedAt = new Date().toISOString();
-  const codeOf = new Map<string, string>();
-  const api = gatesToApi(salik.gates);
-  // gatesToApi walks the gates in order, one record per charged direction.
-  let i = 0;
-  for (const g of salik.gates) for (let k = 0; k < g.charged.length; k++) codeOf.set(api[i++]!.uuid, g.code);
-  return api.map((g) => {
-    const at = opened.get(codeOf.get(g.uuid) ?? '') ?? loadedAt;
+  // The opening time of each API record, by the same name-based uuid gatesToApi gives it.
+  const openedAt = new Map<string, string>();
+  for (const g of salik.gates) {
+    const at = openingTime(salik.data.gates.find((d) => d.code === g.code)?.opened) ?? loadedAt;
+    for (const dir of g.charged) openedAt.set(nameUuid(`${g.code}:${dir}`), at);
+  }
+  return gatesToApi(salik.gates).map((g) => {
+    const at = openedAt.get(g.uuid) ?? loadedAt;
     return {
       uuid: g.uuid,
       name: g.name,

@@ -38,6 +38,8 @@ export const salikGateSchema = z.object({
   name_en: z.string(),
   name_ar: z.string(),
   road: z.string().optional(),
+  /** Opening date as the data reports it: a year, a month or a day (YYYY, YYYY-MM, YYYY-MM-DD). */
+  opened: z.string().optional(),
   lat: z.number().min(-90).max(90),
   lon: z.number().min(-180).max(180),
   confidence: z.string().optional(),
