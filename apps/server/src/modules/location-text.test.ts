@@ -59,7 +59,7 @@ describe('pageJson (location records written as text)', () => {
     ];
     const rows = times.map((ms, i) =>
       row(ms, {
-        course: [-90, 450, 359.5, null, 0, 720][i % 6]!,
+        course: [-90, 450, 359.5, null, 12.3, 720, 372.3][i % 7]!,
         speed: [-3, 0, 12.75, null, 120][i % 5]!,
         latitude: i % 4 === 3 ? null : -0.000001 * i,
         satellites: i % 3 === 0 ? null : i,
@@ -76,6 +76,13 @@ describe('pageJson (location records written as text)', () => {
     expect(JSON.parse(json)).toEqual(
       rows.map((r) => JSON.parse(JSON.stringify(locationView(r, { vehicle_uuid: 'v' })))),
     );
+  });
+
+  it('keeps a course already in [0, 360) exactly as stored', () => {
+    const r = row(Date.UTC(2026, 0, 1), { course: 12.3 });
+    const [record] = JSON.parse(pageJson(line(r), '').json) as { heading: number }[];
+    expect(record!.heading).toBe(12.3);
+    expect(locationView(r).heading).toBe(12.3);
   });
 
   it('writes null (never invalid JSON) for NaN and infinities, and 0 speed for them', () => {

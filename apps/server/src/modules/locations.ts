@@ -24,6 +24,10 @@ export interface LocationRow {
 
 const bit = (v: boolean | number | null | undefined): 0 | 1 => (v === true || v === 1 ? 1 : 0);
 
+/** Course folded into [0, 360); a course already in range is kept exactly (12.3 stays 12.3). */
+const headingOf = (course: number): number =>
+  course >= 0 && course < 360 ? course : ((course % 360) + 360) % 360;
+
 /**
  * The spec's location record from a stored row: created_at is the device's fix time, ignition and
  * digital outputs are 0/1, io_elements keyed by numeric id, each {value}. Exported for the gateway
@@ -43,7 +47,7 @@ export function locationView(
     io_elements: r.io_elements ?? {},
     digital_output1: bit(r.digital_output1),
     digital_output2: bit(r.digital_output2),
-    heading: r.course === null || r.course === undefined ? null : ((r.course % 360) + 360) % 360,
+    heading: r.course === null || r.course === undefined ? null : headingOf(r.course),
     altitude: r.altitude,
     satellites: r.satellites,
     ...extra,
@@ -202,7 +206,8 @@ export function pageJson(
     device = Number(f[1]);
     const speed = numberOrNull(f[4]!);
     const course = numberOrNull(f[5]!);
-    const heading = course === 'null' ? 'null' : String(((Number(course) % 360) + 360) % 360);
+    const n = Number(course);
+    const heading = course === 'null' ? 'null' : n >= 0 && n < 360 ? course : String(headingOf(n));
     out.push(
       `{"created_at":"${isoOf(Math.floor(us / 1000))}","ignition":${f[8] === '1' ? 1 : 0},"is_idle":${f[9] === '1'},` +
         `"latitude":${numberOrNull(f[2]!)},"longitude":${numberOrNull(f[3]!)},` +
