@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { HttpError, notFound } from '../http/errors';
+import { HttpError, assignedError, notFound } from '../http/errors';
 import { route, type EndpointName, type HandlerArgs } from '../http/route';
 import { t } from '../http/i18n';
 import type { Queryable } from '../storage/db';
@@ -87,9 +87,7 @@ export interface EntityDef {
 
 const BASE_QUERY_KEYS = new Set(['page', 'limit', 'search', 'sort', 'order', 'from', 'to', 'status']);
 
-export function assignedError(field: string, entity: string): HttpError {
-  return new HttpError(422, 'validation.general', {}, { [field]: [`This ${entity} is already assigned`] });
-}
+export { assignedError } from '../http/errors';
 
 export function invalidRef(field: string, label: string): HttpError {
   return new HttpError(422, 'validation.general', {}, { [field]: [`Please enter a valid ${label}`] });

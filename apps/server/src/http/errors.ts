@@ -65,6 +65,11 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown): z.ou
   return r.data;
 }
 
+/** The spec's 'This {entity} is already assigned', on the field that asked for the assignment. */
+export function assignedError(field: string, entity: string): HttpError {
+  return fieldError(field, `This ${entity} is already assigned`);
+}
+
 /**
  * Unique indexes that hold an assignment (one record only may hold the target): their violation, when
  * two requests assign the same thing at the same moment and both passed the check, is the spec's
@@ -92,7 +97,7 @@ const TAKEN_INDEXES: Record<string, [field: string, label: string]> = {
  */
 export function uniqueViolationError(err: { constraint?: string; detail?: string }): HttpError {
   const assigned = err.constraint ? ASSIGNMENT_INDEXES[err.constraint] : undefined;
-  if (assigned) return fieldError(assigned[0], `This ${assigned[1]} is already assigned`);
+  if (assigned) return assignedError(assigned[0], assigned[1]);
   const known = err.constraint ? TAKEN_INDEXES[err.constraint] : undefined;
   if (known) return fieldError(known[0], `This ${known[1]} is already taken`);
   const column = /^Key \((?:lower\()?"?([a-z_][a-z0-9_]*)"?\)?(?:, [^)]*)?\)=/i.exec(err.detail ?? '')?.[1];
