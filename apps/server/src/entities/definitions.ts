@@ -16,6 +16,7 @@ import {
 } from '@fleet/api-client';
 import { HttpError } from '../http/errors';
 import { assignedError, findInScope, invalidRef, type EntityDef, type WriteContext } from './crud';
+import { scopeSql } from './scope';
 
 const person = [
   'e.first_name',
@@ -46,8 +47,7 @@ async function vehicleDevices(input: Record<string, unknown>, ctx: WriteContext)
       continue;
     }
     const params: unknown[] = [imei];
-    const { scopeSql } = await import('./scope');
-    const rows = await ctx.tx.query<{ imei: string }>(
+      const rows = await ctx.tx.query<{ imei: string }>(
       `SELECT r.imei FROM devices r WHERE r.imei = $1 AND ${scopeSql('devices', 'r', ctx.tenant, params)}`,
       params,
     );
@@ -131,7 +131,6 @@ function scopedDependents(column: 'sub_company_id' | 'branch_id' | 'school_id', 
  * and a rule left without recipients goes to the company's usual recipients, who see the alerts anyway.
  */
 async function ruleRefs(input: Record<string, unknown>, ctx: WriteContext) {
-  const { scopeSql } = await import('./scope');
   const lists: [field: string, table: string, label: string][] = [
     ['vehicle_uuids', 'vehicles', 'Vehicle'],
     ['geofence_uuids', 'geofences', 'Geofence'],
