@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { HttpError, assignedError, notFound } from '../http/errors';
 import { route, type EndpointName, type HandlerArgs } from '../http/route';
 import { t } from '../http/i18n';
-import type { Queryable } from '../storage/db';
+import { containsPattern, type Queryable } from '../storage/db';
 import type { Tenant } from '../tenancy/context';
 import type { Principal } from '../auth/session';
 import { logActivity } from '../activity/log';
@@ -206,7 +206,7 @@ export class Crud {
     const where = [scopeSql(d.table, 'e', tenant, params)];
     const search = typeof query.search === 'string' ? query.search.trim() : '';
     if (search) {
-      params.push(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(search));
       // lower(x) LIKE lower(pattern) is what ILIKE does on UTF-8 text, but the pattern is lowered
       // once at plan time instead of for every row and column.
       const p = `lower($${params.length})`;

@@ -6,7 +6,7 @@ import { logActivity } from '../activity/log';
 import { hashPassword } from '../auth/crypto';
 import { issueToken, SET_PASSWORD_TTL_MS } from '../auth/routes';
 import { userView } from '../auth/users';
-import type { Queryable } from '../storage/db';
+import { containsPattern, type Queryable } from '../storage/db';
 import type { Tenant } from '../tenancy/context';
 import { findInScope, invalidRef } from './crud';
 
@@ -76,7 +76,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
       const params: unknown[] = [tenant.companyId];
       const where = ['m.company_id = $1'];
       if (query.search) {
-        params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        params.push(containsPattern(query.search));
         where.push(
           `(u.name ILIKE $${params.length} OR u.email ILIKE $${params.length} OR u.phone ILIKE $${params.length})`,
         );

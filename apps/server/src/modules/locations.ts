@@ -4,7 +4,7 @@ import { JsonText, route } from '../http/route';
 import { notFound } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
-import type { Queryable } from '../storage/db';
+import { containsPattern, type Queryable } from '../storage/db';
 
 /** A stored location row (locations / latest_locations). */
 export interface LocationRow {
@@ -317,7 +317,7 @@ export function registerLocationRoutes(app: FastifyInstance): void {
       const params: unknown[] = [now.toISOString()];
       const where = [scopeSql('vehicles', 'v', tenant, params)];
       if (query.search) {
-        params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        params.push(containsPattern(query.search));
         where.push(
           `(v.license_plate_number ILIKE $${params.length} OR v.device_imei ILIKE $${params.length})`,
         );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { route, iso } from '../http/route';
 import { notFound } from '../http/errors';
-import type { Queryable } from '../storage/db';
+import { containsPattern, type Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 import type { Locale } from '../http/i18n';
@@ -152,7 +152,7 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
         // (notifications created through the API, and the recipient's language when it fired).
         const locale = alertLocale(req.locale);
         const other = locale === 'ar' ? 'en' : 'ar';
-        const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = containsPattern(query.search);
         params.push(like);
         const p = `$${params.length}`;
         params.push(alertKeysMatching(query.search, locale));

@@ -6,9 +6,7 @@ import { logActivity } from '../activity/log';
 import { notFound, HttpError } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
-import type { Queryable } from '../storage/db';
-
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+import { containsPattern, type Queryable } from '../storage/db';
 
 const pageOf = <T>(data: T[], total: number, q: { page: number; limit: number }) => ({
   data,
@@ -50,7 +48,7 @@ async function eventList(
     if (q[key] !== undefined) where.push(sql.replace('$?', `$${params.push(q[key])}`));
   }
   if (typeof q.search === 'string' && q.search !== '') {
-    const p = `$${params.push(like(q.search))}`;
+    const p = `$${params.push(containsPattern(q.search))}`;
     where.push(`(${list.search.map((e) => `${e} ILIKE ${p}`).join(' OR ')})`);
   }
   const from = `FROM ${table} e JOIN vehicles v ON v.id = e.vehicle_id WHERE ${where.join(' AND ')}`;
@@ -255,7 +253,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
       );
       const params: unknown[] = [];
       const where = ['true'];
-      if (query.search) where.push(`imei ILIKE $${params.push(like(query.search))}`);
+      if (query.search) where.push(`imei ILIKE $${params.push(containsPattern(query.search))}`);
       if (query.type) where.push(`protocol = $${params.push(query.type)}`);
       const [c] = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM unknown_devices WHERE ${where.join(' AND ')}`,
@@ -344,7 +342,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
       if (query.to) where.push(`a.at <= $${params.push(query.to)}`);
       if (query.search)
         where.push(
-          `(a.entity ILIKE $${params.push(like(query.search))} OR a.action ILIKE $${params.length})`,
+          `(a.entity ILIKE $${params.push(containsPattern(query.search))} OR a.action ILIKE $${params.length})`,
         );
       const [c] = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM activity_log a WHERE ${where.join(' AND ')}`,

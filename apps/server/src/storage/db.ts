@@ -10,6 +10,14 @@ import { join, resolve } from 'node:path';
 import * as schema from './schema';
 import { withWriteWatch, type WriteWatch } from './write-watch';
 
+/**
+ * A LIKE / ILIKE pattern matching `text` anywhere, its own `%`, `_` and `\` taken literally
+ * (PostgreSQL's default escape character is the backslash).
+ */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** Anything that runs parameterised SQL and returns rows (the database or a transaction). */
 export interface Queryable {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
