@@ -470,11 +470,17 @@ export function DataTable<T>({
   // The row to focus once it is in the DOM. A virtualised row far away (End, PageDown) is rendered
   // only after the scroll it causes has been handled, which can take more than the next frame, so
   // the focus waits for it: tried after the next frame and after every render of the virtual rows.
-  const pendingFocus = useRef<number | null>(null);
+  // A request not met within a second is dropped, so a row scrolled into view much later never
+  // takes the focus from wherever the user has gone meanwhile.
+  const pendingFocus = useRef<{ index: number; until: number } | null>(null);
   const flushPendingFocus = useCallback(() => {
-    const index = pendingFocus.current;
-    if (index === null) return;
-    const el = bodyRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
+    const pending = pendingFocus.current;
+    if (pending === null) return;
+    if (performance.now() > pending.until) {
+      pendingFocus.current = null;
+      return;
+    }
+    const el = bodyRef.current?.querySelector<HTMLElement>(`[data-row-index="${pending.index}"]`);
     if (!el) return;
     pendingFocus.current = null;
     el.focus();
@@ -483,7 +489,7 @@ export function DataTable<T>({
     (index: number) => {
       const clamped = Math.max(0, Math.min(rows.length - 1, index));
       setActiveRow(clamped);
-      pendingFocus.current = clamped;
+      pendingFocus.current = { index: clamped, until: performance.now() + 1000 };
       if (virtual) virtualApi.current?.scrollToIndex(clamped);
       requestAnimationFrame(flushPendingFocus);
     },
