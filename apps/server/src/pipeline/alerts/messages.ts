@@ -117,8 +117,9 @@ export function alertLocale(tag: string | null | undefined): AlertLocale {
 }
 
 /**
- * Message keys whose template in `locale` contains `term` in its own words (outside placeholders),
- * case-insensitively: a search in the reader's language finds the alerts whose rendered text shows it.
+ * The message keys whose `locale` template contains `term` (case-insensitive) in its fixed text, the
+ * placeholders left out: with them a search in the reader's language finds the alerts whose rendered
+ * text shows that word.
  */
 export function alertKeysMatching(term: string, locale: AlertLocale): AlertMessageKey[] {
   const needle = term.toLocaleLowerCase();
