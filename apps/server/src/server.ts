@@ -13,6 +13,7 @@ import { registerOpenApi } from './openapi/openapi';
 import { registerShareRoutes } from './modules/share';
 import { registerCommandRoutes } from './commands/routes';
 import { registerSalikGateRoutes } from './modules/salik-gates';
+import { instrumentHttp } from './metrics/health';
 
 /**
  * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
@@ -22,6 +23,7 @@ export async function createServer(
   deps: AppDeps,
 ): Promise<FastifyInstance & { cruds: Record<string, Crud> }> {
   const app = buildApp(deps);
+  instrumentHttp(app);
   await registerWebSocket(app);
   registerAuthRoutes(app);
   const cruds: Record<string, Crud> = {};

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PluginStart } from '../plugins';
 import { registerReportRoutes } from '../reports/routes';
@@ -17,6 +18,17 @@ import { jetStreamIngest } from './ingest';
 import { startWorker, type Worker } from './worker';
 import { startRetentionJob } from './retention';
 import { LeaderLease, LockSession, registerClockLease } from './lease';
+import { registerPortal } from '../http/portal';
+import {
+  Health,
+  databaseCheck,
+  natsCheck,
+  registerHealthRoutes,
+  startHealthServer,
+  type HealthServer,
+} from '../metrics/health';
+import { onScrape, setNode } from '../metrics/metrics';
+import { watchClusterFigures } from './figures';
 
 /**
  * Hook for the pipeline in the worker role (and in ROLE=all on NATS): given the worker's bus (local
@@ -38,6 +50,10 @@ export interface ClusterNode {
   session?: LockSession;
   /** Worker roles: the clock-work leader lease. */
   leader?: LeaderLease;
+  /** Readiness checks of this node (database, NATS, its role's duty). */
+  health: Health;
+  /** The health port (HEALTH_PORT): /healthz /readyz /metrics. */
+  healthServer?: HealthServer;
   /** Where this node listens (printed by the supervisor). */
   listening: Record<string, string | number>;
   close(): Promise<void>;
@@ -84,7 +100,9 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
   });
   const listening: Record<string, string | number> = {};
   const stops: (() => Promise<void>)[] = [];
-  const node: ClusterNode = { role, name, bus, storage, listening, close: async () => undefined };
+  const health = new Health().add('database', databaseCheck(storage.db)).add('nats', natsCheck(bus.nc));
+  const node: ClusterNode = { role, name, bus, storage, health, listening, close: async () => undefined };
+  setNode(name, role);
 
   if (role === 'worker' || role === 'all') {
     // One PostgreSQL session per worker node holds its leases (lease.ts): the clock-work leader lease
@@ -140,6 +158,12 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
       ...(node.session ? { session: node.session } : {}),
     });
     stops.push(() => node.worker!.close());
+    if (node.session) {
+      const session = node.session;
+      health.add('lease_session', () => (session.up ? undefined : 'PostgreSQL lease session down'));
+    }
+    const offFigures = onScrape(watchClusterFigures(node));
+    stops.push(async () => void offFigures());
     // Mobile push from the workers: competing senders on the outbox (rows claimed FOR UPDATE SKIP
     // LOCKED with a lease, push/outbox.ts), so every worker may run it and none sends a row twice.
     if (!opts.pipeline) {
@@ -175,6 +199,12 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
     });
     stops.push(() => node.gateway!.close());
     for (const [k, v] of Object.entries(node.gateway.ports)) if (v !== undefined) listening[k] = v;
+    const gw = node.gateway;
+    health.add('device_listeners', () =>
+      Object.values(gw.ports).some((p) => p !== undefined) || !config.GATEWAY
+        ? undefined
+        : 'no listener bound',
+    );
   }
   if (role === 'api' || role === 'all') {
     const app = await createServer({
@@ -185,13 +215,28 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
       logger: config.LOG_LEVEL !== 'silent',
     });
     registerReportRoutes(app);
+    registerHealthRoutes(app, health);
+    // The built portal from the same origin, exactly as the embedded server serves it (main.ts), so
+    // a load balancer in front of the API nodes is the whole web tier.
+    const dist = resolve(
+      config.PORTAL_DIST ?? fileURLToPath(new URL('../../../portal/dist', import.meta.url)),
+    );
+    if (registerPortal(app, dist)) listening.portal = dist;
+    else log(`portal not built (${dist}): API only; run npm run build -w @fleet/portal`);
     await app.listen({ port: config.PORT, host: config.HOST });
+    health.add('http', () => (app.server.listening ? undefined : 'API port not listening'));
     const addr = app.server.address();
     listening.http = typeof addr === 'object' && addr ? `http://${config.HOST}:${addr.port}` : String(addr);
     node.app = app;
     stops.push(() => app.close());
   }
   await bus.ready();
+  if (config.HEALTH_PORT !== null) {
+    const hs = await startHealthServer({ port: config.HEALTH_PORT, host: config.HEALTH_HOST, health });
+    node.healthServer = hs;
+    listening.health = hs.url;
+    stops.push(() => hs.close());
+  }
   node.close = async () => {
     for (const s of stops.reverse()) await s().catch((err: unknown) => log(`stop failed: ${String(err)}`));
     await bus.close();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { gatewayEnvShape } from '../gateway/config';
 import { pipelineEnvShape } from '../pipeline/config';
+import { metricsEnvShape } from '../metrics/config';
 
 /**
  * The one environment schema of the server. Every knob the API/storage/real-time parts read lives
@@ -77,6 +78,8 @@ export const envSchema = z.object({
   ...gatewayEnvShape,
   /** Pipeline time zone and clock (see pipeline/config.ts). */
   ...pipelineEnvShape,
+  /** Health and metrics port (see metrics/config.ts). */
+  ...metricsEnvShape,
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -20,6 +20,7 @@ import type { GatewayConfig } from './config';
 import { createStreamDecoder, type StreamDecoder, type StreamProtocol } from './decoders';
 import { IngestQueue } from './ingest-queue';
 import { StatusWriter } from './status-writer';
+import { gatewayFrame, gatewayRefused } from '../metrics/metrics';
 import { liveLocation, powerCutOf, toLocationInput, withIoElements } from './records';
 
 export interface GatewayLogger {
@@ -139,6 +140,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
 
   async function refuse(imei: string, protocol: string, remote: string | null): Promise<void> {
     stats.unknownRefused++;
+    gatewayRefused(protocol, 'unknown_device');
     log.warn(`gateway: refused unknown ${protocol} device ${imei.slice(0, 32)} from ${remote ?? '?'}`);
     await storage.recordUnknownDevice(imei, protocol, remote).catch((err: unknown) => {
       log.warn(`gateway: could not record unknown device: ${errText(err)}`);
@@ -191,13 +193,16 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       perGroup.push(mine);
     }
     if (inputs.length === 0) return;
+    const frame = gatewayFrame(groups.find((g) => g.records.length > 0)!.records[0]!.protocol, inputs.length);
     let fresh: LocationInput[];
     try {
       fresh = await queue.submit(inputs);
     } catch (err) {
       stats.storageFailures++;
+      frame.refused();
       throw err;
     }
+    frame.acked();
     if (fresh.length === 0) return;
     // Normally every record is new; after a resend only some are: keep those, per device.
     const kept = fresh.length === inputs.length ? undefined : new Set(fresh);
@@ -247,6 +252,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
 
     private fail(reason: string): void {
       stats.framesRejected++;
+      if (!reason.startsWith('storage failure')) gatewayRefused(this.protocol, 'bad_frame');
       log.warn(`gateway: ${this.protocol} ${this.device?.imei ?? 'unidentified'} ${this.remote}: ${reason}`);
       this.socket.destroy();
     }

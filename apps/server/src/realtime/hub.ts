@@ -2,6 +2,7 @@ import type { Queryable } from '../storage/db';
 import type { Scope } from '../tenancy/context';
 import { subjects, type Bus } from './bus';
 import { localizedAlertText, type AlertLocale } from '../pipeline/alerts/messages';
+import { websocketJoined, websocketSent } from '../metrics/metrics';
 
 /** Event kinds of spec section 4 (plus pong, answered directly). */
 export const realtimeEvents = [
@@ -83,7 +84,9 @@ export class RealtimeHub {
     let set = this.byCompany.get(client.companyUuid);
     if (!set) this.byCompany.set(client.companyUuid, (set = new Set()));
     set.add(client);
+    const left = websocketJoined();
     return () => {
+      left();
       set.delete(client);
       if (set.size === 0) this.byCompany.delete(client.companyUuid);
     };
@@ -153,6 +156,7 @@ export class RealtimeHub {
       }
     }
     this.delivered += n;
+    websocketSent(n);
     return n;
   }
 

@@ -153,7 +153,15 @@ async function openPg(
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
+      // Under the migrations' advisory lock (migrate.ts): two sessions running CREATE SCHEMA IF NOT
+      // EXISTS at once race on the catalog (duplicate pg_namespace key) and one of them fails.
+      await c.query('BEGIN');
+      await c.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`fleet-migrations:${schemaName}`]);
       await c.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
     } finally {
       await c.end();
     }

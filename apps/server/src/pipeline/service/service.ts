@@ -30,6 +30,7 @@ import {
 } from '../scheduled/instances';
 import { affectedDays, dayWindow, defaultTripConfig, tripsForDay } from '../trips/trips';
 import type { LocationBatchMessage, NotificationOut, PipelineStore, StoredLocation } from './ports';
+import { pipelineProcessed } from '../../metrics/metrics';
 
 /**
  * The pipeline service: subscribes to stored location batches on the bus and runs the engines.
@@ -163,6 +164,7 @@ export class PipelineService {
       async (msg) => {
         try {
           await this.handleBatch(msg);
+          pipelineProcessed(msg.records);
         } catch (err) {
           // persistState: the device's next batch starts again from its stored state and goes
           // through the records of this one too (they are stored), instead of skipping them.

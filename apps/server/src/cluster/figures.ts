@@ -1,0 +1,58 @@
+import type { Queryable } from '../storage/db';
+import {
+  jetstreamAckPending,
+  jetstreamPending,
+  leaseHolder,
+  outboxBacklog,
+  partitionsOwned,
+} from '../metrics/metrics';
+import type { NatsBus } from '../realtime/nats-bus';
+import type { Worker } from './worker';
+import type { LeaderLease } from './lease';
+
+/** Outbox tables whose backlog is reported when they exist (the messaging outbox may not, yet). */
+const OUTBOXES: { name: string; table: string; waiting: string }[] = [
+  { name: 'push', table: 'push_outbox', waiting: `status IN ('pending', 'failed')` },
+  { name: 'message', table: 'message_outbox', waiting: `status IN ('pending', 'failed')` },
+];
+
+/**
+ * The scrape-time figures of a worker node (metrics.onScrape): partitions it owns, whether it holds
+ * the clock lease, the JetStream consumers' pending and unacknowledged messages, and the outbox
+ * backlogs. Read from their sources at each scrape, so a figure is never older than the scrape.
+ */
+export function watchClusterFigures(node: {
+  bus: NatsBus;
+  storage: { db: Queryable };
+  worker?: Worker;
+  leader?: LeaderLease;
+}): () => Promise<void> {
+  return async () => {
+    if (node.worker) partitionsOwned.set(node.worker.partitions.length);
+    if (node.leader) leaseHolder.labels('clock').set(node.leader.isLeader ? 1 : 0);
+    await Promise.all([jetstream(node.bus), outboxes(node.storage.db)]);
+  };
+}
+
+async function jetstream(bus: NatsBus): Promise<void> {
+  jetstreamPending.reset();
+  jetstreamAckPending.reset();
+  for (const stream of Object.values(bus.streamNames)) {
+    for await (const c of bus.jsm.consumers.list(stream)) {
+      jetstreamPending.labels(stream, c.name).set(c.num_pending);
+      jetstreamAckPending.labels(stream, c.name).set(c.num_ack_pending);
+    }
+  }
+}
+
+async function outboxes(db: Queryable): Promise<void> {
+  for (const o of OUTBOXES) {
+    const [exists] = await db.query<{ t: string | null }>(`SELECT to_regclass($1)::text AS t`, [o.table]);
+    if (!exists?.t) continue;
+    // Another outbox's columns may differ: one failing count leaves the others reported.
+    const rows = await db
+      .query<{ n: number }>(`SELECT count(*)::int AS n FROM ${o.table} WHERE ${o.waiting}`)
+      .catch(() => null);
+    if (rows) outboxBacklog.labels(o.name).set(rows[0]?.n ?? 0);
+  }
+}
