@@ -7,9 +7,12 @@ import { openStorage } from './storage/storage';
 import { InProcessBus } from './realtime/bus';
 import { LogMessenger } from './auth/messenger';
 import { createServer } from './server';
-import { registerPortal } from './http/portal';
+import { portalDist, registerPortal } from './http/portal';
 import { seedDemo, DEMO_EMAIL } from './seed/demo';
 import type { PluginStart, RunningPlugin } from './plugins';
+import { Health, databaseCheck, registerHealthRoutes, startHealthServer } from './metrics/health';
+import { onScrape, setNode } from './metrics/metrics';
+import { watchClusterFigures } from './cluster/figures';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -86,14 +89,23 @@ async function main(): Promise<void> {
     if (mod.start) running.push(await mod.start({ config, env: process.env, storage, bus, app, log }));
   }
 
-  const dist = resolve(config.PORTAL_DIST ?? join(here, '../../portal/dist'));
-  const portal = registerPortal(app, dist);
+  // /healthz and /readyz on the API port, /metrics (and both again) on HEALTH_PORT when set.
+  setNode('embedded', 'all');
+  const health = new Health().add('database', databaseCheck(storage.db));
+  registerHealthRoutes(app, health);
+  onScrape(watchClusterFigures({ storage }));
+  const portal = registerPortal(app, portalDist(config));
 
   await app.listen({ port: config.PORT, host: config.HOST });
   // The port really bound (PORT=0 asks the system for a free one).
   const bound = app.server.address();
   const port = bound && typeof bound === 'object' ? bound.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  health.add('http', () => (app.server.listening ? undefined : 'API port not listening'));
+  const healthServer =
+    config.HEALTH_PORT === null
+      ? null
+      : await startHealthServer({ port: config.HEALTH_PORT, host: config.HEALTH_HOST, health });
   log('');
   log(
     `fleet is running at ${url}${portal ? '' : '  (portal not built: API only; run npm start at the root to build it)'}`,
@@ -101,6 +113,7 @@ async function main(): Promise<void> {
   log(
     `API: ${url}/v1   docs: ${url}/v1/docs   storage: ${storage.db.driver === 'pg' ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}`,
   );
+  if (healthServer) log(`health: ${healthServer.url}/healthz /readyz /metrics`);
   if (config.FLEET_SEED_DEMO)
     log(
       `Sign in as ${DEMO_EMAIL} with password ${config.FLEET_DEMO_PASSWORD === 'demo12345' ? 'demo12345' : '(FLEET_DEMO_PASSWORD)'}`,
@@ -112,6 +125,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     for (const p of running.reverse()) await p.stop().catch((e: unknown) => console.error(e));
+    await healthServer?.close();
     await app.close();
     await bus.close();
     await storage.close();

@@ -1,5 +1,6 @@
 import type { Queryable } from '../storage/db';
 import {
+  clusterWorkers,
   jetstreamAckPending,
   jetstreamPending,
   leaseHolder,
@@ -8,7 +9,7 @@ import {
 } from '../metrics/metrics';
 import type { NatsBus } from '../realtime/nats-bus';
 import type { Worker } from './worker';
-import type { LeaderLease } from './lease';
+import type { LeaderLease, LockSession } from './lease';
 
 /** Outbox tables whose backlog is reported when they exist (the messaging outbox may not, yet). */
 const OUTBOXES: { name: string; table: string; waiting: string }[] = [
@@ -17,20 +18,26 @@ const OUTBOXES: { name: string; table: string; waiting: string }[] = [
 ];
 
 /**
- * The scrape-time figures of a worker node (metrics.onScrape): partitions it owns, whether it holds
+ * The scrape-time figures of a worker node (and of the embedded server) (metrics.onScrape): partitions it owns, whether it holds
  * the clock lease, the JetStream consumers' pending and unacknowledged messages, and the outbox
  * backlogs. Read from their sources at each scrape, so a figure is never older than the scrape.
  */
 export function watchClusterFigures(node: {
-  bus: NatsBus;
+  /** Absent in the embedded mode (no JetStream). */
+  bus?: NatsBus;
   storage: { db: Queryable };
   worker?: Worker;
   leader?: LeaderLease;
+  session?: LockSession;
 }): () => Promise<void> {
   return async () => {
     if (node.worker) partitionsOwned.set(node.worker.partitions.length);
     if (node.leader) leaseHolder.labels('clock').set(node.leader.isLeader ? 1 : 0);
-    await Promise.all([jetstream(node.bus), outboxes(node.storage.db)]);
+    if (node.session) {
+      const n = await node.session.holders(node.session.ns('workers'));
+      if (n !== null) clusterWorkers.set(n);
+    }
+    await Promise.all([node.bus ? jetstream(node.bus) : null, outboxes(node.storage.db)]);
   };
 }
 

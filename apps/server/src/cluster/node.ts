@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PluginStart } from '../plugins';
 import { registerReportRoutes } from '../reports/routes';
@@ -18,7 +17,7 @@ import { jetStreamIngest } from './ingest';
 import { startWorker, type Worker } from './worker';
 import { startRetentionJob } from './retention';
 import { LeaderLease, LockSession, registerClockLease } from './lease';
-import { registerPortal } from '../http/portal';
+import { portalDist, registerPortal } from '../http/portal';
 import {
   Health,
   databaseCheck,
@@ -218,9 +217,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
     registerHealthRoutes(app, health);
     // The built portal from the same origin, exactly as the embedded server serves it (main.ts), so
     // a load balancer in front of the API nodes is the whole web tier.
-    const dist = resolve(
-      config.PORTAL_DIST ?? fileURLToPath(new URL('../../../portal/dist', import.meta.url)),
-    );
+    const dist = portalDist(config);
     if (registerPortal(app, dist)) listening.portal = dist;
     else log(`portal not built (${dist}): API only; run npm run build -w @fleet/portal`);
     await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SERVICE_WORKER_PATH } from './security';
 import { t } from './i18n';
 
@@ -22,6 +23,15 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json',
 };
+
+/**
+ * Where the built portal is: PORTAL_DIST, else apps/portal/dist. The embedded server (main.ts) and
+ * the API nodes of the scale-out mode (cluster/node.ts) both serve it from here, with the same
+ * {@link registerPortal}, so either is the whole web tier.
+ */
+export function portalDist(config: { PORTAL_DIST?: string | undefined }): string {
+  return resolve(config.PORTAL_DIST ?? fileURLToPath(new URL('../../../portal/dist', import.meta.url)));
+}
 
 /**
  * Serve the built portal from the same origin: files under `dist`, anything else that is not

@@ -170,6 +170,11 @@ export const partitionsOwned = new Gauge({
   help: 'Locations partitions this worker owns and reads.',
   registers: [registry],
 });
+export const clusterWorkers = new Gauge({
+  name: 'fleet_cluster_workers',
+  help: 'Worker nodes alive in the cluster (holding their PostgreSQL membership lock), as this worker sees them.',
+  registers: [registry],
+});
 export const leaseHolder = new Gauge({
   name: 'fleet_lease_holder',
   help: '1 when this node holds the named lease (clock = scheduled pipeline work), else 0.',
