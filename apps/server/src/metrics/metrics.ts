@@ -14,7 +14,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * metrics from spawned processes.
  */
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: 'fleet_process_' });
+collectDefaultMetrics({ register: registry, prefix: 'fleet_' });
 
 /** Role of this process, set once at start (`all`, `gateway`, `worker`, `api`). */
 const nodeInfo = new Gauge({
