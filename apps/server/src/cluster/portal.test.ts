@@ -33,6 +33,7 @@ let storage: Storage;
 let apiNode: NodeProcess;
 let embedded: ChildProcess;
 let embeddedUrl = '';
+let embeddedHealth = '';
 
 /** Headers that legitimately differ between two responses of two processes. */
 const VARYING = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'last-modified', 'etag']);
@@ -72,6 +73,7 @@ describe.skipIf(!enabled)('the portal on API nodes', () => {
         SIMULATOR: 'off',
         FLEET_SEED_DEMO: 'false',
         LOG_LEVEL: 'warn',
+        HEALTH_PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -81,8 +83,10 @@ describe.skipIf(!enabled)('the portal on API nodes', () => {
       const onData = (d: Buffer) => {
         out += d.toString();
         const m = /fleet is running at (http:\/\/\S+)/.exec(out);
-        if (m) {
+        const h = /health: (http:\/\/\S+)\/healthz/.exec(out);
+        if (m && h) {
           clearTimeout(timer);
+          embeddedHealth = h[1]!;
           resolve(m[1]!);
         }
       };
@@ -131,5 +135,25 @@ describe.skipIf(!enabled)('the portal on API nodes', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['cache-control']).toBe('no-cache');
     expect((await answer(api, '/assets/index-abc123.js')).headers['cache-control']).toContain('immutable');
+  });
+
+  it('npm start has the health port too: /readyz and /metrics with the HTTP figures', async () => {
+    await fetch(`${embeddedUrl}/live`);
+    const ready = await fetch(`${embeddedHealth}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(Object.keys(((await ready.json()) as { checks: object }).checks).sort()).toEqual([
+      'database',
+      'http',
+    ]);
+    const text = await (await fetch(`${embeddedHealth}/metrics`)).text();
+    expect(text).toMatch(/fleet_node_info\{node="embedded",role="all"\} 1/);
+    expect(text).toMatch(
+      /fleet_http_request_duration_seconds_count\{method="GET",route="\/\*",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(/fleet_outbox_backlog\{outbox="push"\} 0/);
+    // Not on the public port.
+    expect((await fetch(`${embeddedUrl}/metrics`)).headers.get('content-type')).toBe(
+      'text/html; charset=utf-8',
+    );
   });
 });
