@@ -154,7 +154,8 @@ async function launch(role: Role, i: number): Promise<NodeProcess> {
   const name = `${role}-${i + 1}`;
   const p = await spawnNode(name, envFor(role, i), {
     echo: (line) => {
-      if (!line.startsWith('READY ')) console.log(`[${name}] ${line}`);
+      // Node logs carry their name already (cluster/node.ts).
+      if (!line.startsWith('READY ')) console.log(line.startsWith(`[${name}]`) ? line : `[${name}] ${line}`);
     },
   });
   running.set(name, p);

@@ -194,6 +194,9 @@ export const readiness = new Gauge({
   registers: [registry],
 });
 
+/** Longest wait for one scrape-time collector. */
+export const COLLECT_TIMEOUT_MS = 2000;
+
 type Collector = () => Promise<void> | void;
 const collectors = new Set<Collector>();
 
@@ -205,12 +208,20 @@ export function onScrape(fn: Collector): () => void {
 
 /** The exposition text, after every scrape collector ran (a failing one leaves its gauges as they were). */
 export async function scrape(): Promise<{ contentType: string; body: string }> {
+  // A collector that cannot read its source (database or NATS down) keeps its last figures; one that
+  // hangs is not waited for longer than COLLECT_TIMEOUT_MS, so the scrape itself always answers.
   await Promise.all(
     [...collectors].map(async (c) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        await c();
+        await Promise.race([
+          Promise.resolve().then(c),
+          new Promise((resolve) => (timer = setTimeout(resolve, COLLECT_TIMEOUT_MS))),
+        ]);
       } catch {
-        /* a collector that cannot read its source (database down) keeps the last figures */
+        /* keeps the last figures */
+      } finally {
+        clearTimeout(timer);
       }
     }),
   );
