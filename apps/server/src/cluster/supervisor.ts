@@ -25,7 +25,7 @@ import type { SimulatedFleet } from '../simulator/fleet';
  *   --health-port P       first health port (default 9101): /healthz /readyz /metrics of node j
  *                         (workers, then gateways, then API nodes) on P + j; 0 = free ports; off = none.
  *   --demo                seed the demo company (when the database has none) and drive its simulated
- *                         devices against the gateways, as `npm start` does.
+ *                         devices against the gateways (spread over them), as `npm start` does.
  *   --no-restart          leave a dead node dead.
  */
 const args = process.argv.slice(2);
@@ -139,7 +139,7 @@ function envFor(role: Role, i: number): Record<string, string> {
 
 const running = new Map<string, NodeProcess>();
 let stopping = false;
-let fleet: SimulatedFleet | null = null;
+const fleets: SimulatedFleet[] = [];
 let storage: Storage | null = null;
 
 function describe(p: NodeProcess): string {
@@ -205,20 +205,25 @@ async function main(): Promise<void> {
   await seeding;
   const gateways = nodes.filter((n) => n.info.role === 'gateway');
   if (demo && storage && gateways.length > 0) {
-    // The demo's simulated devices drive against gateway-1 over real TCP (a restarted gateway-1
-    // comes back on the same ports and they reconnect); their records flow through JetStream to
-    // the workers and, live, to every API node, as a real fleet's would.
-    const g = gateways[0]!.info;
-    fleet = await startDemoFleet({
-      db: (storage as Storage).db,
-      ports: {
-        ...(typeof g.teltonika === 'number' ? { teltonika: g.teltonika } : {}),
-        ...(typeof g.ruptela === 'number' ? { ruptela: g.ruptela } : {}),
-        ...(typeof g.gosafe === 'number' ? { gosafe: g.gosafe } : {}),
-        ...(typeof g.istartek === 'number' ? { istartek: g.istartek } : {}),
-      },
-      log: (m) => console.log(`[demo] ${m}`),
-    });
+    // The demo's simulated devices are spread over the gateways (device k drives against gateway
+    // k mod n) over real TCP; a restarted gateway comes back on the same ports and they reconnect.
+    // Their records flow through JetStream to the workers and, live, to every API node.
+    for (const [i, gw] of gateways.entries()) {
+      const g = gw.info;
+      const f = await startDemoFleet({
+        db: (storage as Storage).db,
+        ports: {
+          ...(typeof g.teltonika === 'number' ? { teltonika: g.teltonika } : {}),
+          ...(typeof g.ruptela === 'number' ? { ruptela: g.ruptela } : {}),
+          ...(typeof g.gosafe === 'number' ? { gosafe: g.gosafe } : {}),
+          ...(typeof g.istartek === 'number' ? { istartek: g.istartek } : {}),
+        },
+        seed: 2026 + i,
+        share: { index: i, of: gateways.length },
+        log: (m) => console.log(`[demo] ${gw.name}: ${m}`),
+      });
+      if (f) fleets.push(f);
+    }
   }
   console.log('cluster ready (Ctrl-C stops every node)');
   const apis = nodes.filter((n) => n.info.role === 'api');
@@ -237,7 +242,7 @@ async function main(): Promise<void> {
 const stopAll = () => {
   if (stopping) return;
   stopping = true;
-  fleet?.stop();
+  for (const f of fleets) f.stop();
   void Promise.all([...running.values()].map((p) => p.kill('SIGTERM')))
     .then(() => (storage as Storage | null)?.close())
     .finally(() => process.exit(0));

@@ -15,6 +15,8 @@ export async function startDemoFleet(opts: {
   intervalMs?: number;
   seed?: number;
   log?: (msg: string) => void;
+  /** Only every `of`-th device from `index` (start:cluster --demo spreads the fleet over its gateways). */
+  share?: { index: number; of: number };
 }): Promise<SimulatedFleet | null> {
   const rows = await opts.db.query<{ imei: string; type: string }>(
     `SELECT imei, type FROM devices WHERE type IN ('teltonika', 'ruptela', 'gosafe', 'istartek')
@@ -27,6 +29,7 @@ export async function startDemoFleet(opts: {
   if (opts.ports.istartek !== undefined) ports.istartek = opts.ports.istartek;
   const devices = rows
     .filter((r) => ports[r.type as SimProtocol] !== undefined)
+    .filter((_, i) => !opts.share || i % opts.share.of === opts.share.index)
     .map((r) => ({ imei: r.imei, protocol: r.type as SimProtocol }));
   if (devices.length === 0) return null;
   opts.log?.(`simulator: ${devices.length} demo devices driving against the gateway`);
