@@ -19,8 +19,11 @@ import { nodeEnv, spawnNode, type NodeProcess } from './harness';
  */
 const dbUrl = process.env.DATABASE_URL;
 const natsUrl = process.env.NATS_URL;
-const enabled = Boolean(dbUrl && natsUrl);
-if (!enabled) console.log('cluster first start: DATABASE_URL and NATS_URL are not both set, skipped');
+// Real PostgreSQL and NATS either way: run once, in the PostgreSQL pass of `npm test` (or by hand).
+const secondCopy = process.env.FLEET_TEST_DB === 'pglite';
+const enabled = Boolean(dbUrl && natsUrl) && !secondCopy;
+if (!enabled && !secondCopy)
+  console.log('cluster first start: DATABASE_URL and NATS_URL are not both set, skipped');
 
 const run = randomBytes(3).toString('hex');
 const databases: string[] = [];
