@@ -4,6 +4,7 @@ import type { Tenant } from '../tenancy/context';
 import { periodDays, periodRange, type DashboardPeriod } from '../pipeline/rollups/dashboard';
 import { addDays, dayStartOf } from '../pipeline/common/zoned-time';
 import { hourlySql, planRange, rangeSql, sameDays } from './range';
+import { selectionSql, type ReportSelection } from './filters';
 
 /**
  * Report queries. Every figure comes from the pipeline's rollups and event tables (vehicle_rollups,
@@ -144,10 +145,9 @@ function nextMonth(date: string): string {
   return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
 }
 
-export interface ReportRange {
+export interface ReportRange extends ReportSelection {
   readonly from: string;
   readonly to: string;
-  readonly vehicle_uuid?: string | undefined;
   readonly page: number;
   readonly limit: number;
 }
@@ -172,7 +172,7 @@ export async function tripsReport(db: Queryable, tenant: Tenant, q: ReportRange,
     'r.company_id = $1',
     rangeSql('r', planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone), params),
   ];
-  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  where.push(...selectionSql('v', q, params));
   const grouped = `FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id WHERE ${where.join(' AND ')} GROUP BY v.id`;
   const [c] = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
@@ -212,7 +212,7 @@ export async function salikReport(db: Queryable, tenant: Tenant, q: ReportRange)
     `e.at >= $${params.push(q.from)}::timestamptz`,
     `e.at < $${params.push(q.to)}::timestamptz`,
   ];
-  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  where.push(...selectionSql('v', q, params));
   const grouped = `FROM salik_events e JOIN vehicles v ON v.id = e.vehicle_id WHERE ${where.join(' AND ')} GROUP BY v.id`;
   const [c] = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
@@ -247,7 +247,7 @@ export async function violationsReport(db: Queryable, tenant: Tenant, q: ReportR
     `n.device_created_at >= $${params.push(q.from)}::timestamptz`,
     `n.device_created_at < $${params.push(q.to)}::timestamptz`,
   ];
-  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  where.push(...selectionSql('v', q, params));
   const distinct = `SELECT DISTINCT ON (n.data->>'dedupe_key') n.type, n.device_created_at, n.violation_value, v.id AS vid,
       ${VEHICLE_SUMMARY} AS vehicle
     FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id WHERE ${where.join(' AND ')}
@@ -281,7 +281,7 @@ export async function stopsReport(db: Queryable, tenant: Tenant, q: ReportRange,
   const params: unknown[] = [];
   const scope = scopeSql('vehicles', 'v', tenant, params);
   const where = [scope];
-  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  where.push(...selectionSql('v', q, params));
   const fromMs = params.push(Date.parse(q.from));
   const toMs = params.push(Date.parse(q.to));
   const list = `SELECT ${VEHICLE_SUMMARY} AS vehicle, s AS item

@@ -4,6 +4,7 @@ import { pipelineConfig } from '../pipeline/config';
 import { dashboardReport, salikReport, stopsReport, tripsReport, violationsReport } from './queries';
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from './sensors';
 import { registerExportRoutes, type ExportRunner } from './exports/jobs';
+import { registerDailyReportRoutes } from './report-routes-daily';
 
 export interface ReportRouteOptions {
   /** Zone the pipeline buckets rollups in (FLEET_TIME_ZONE); requests may come from any other zone. */
@@ -84,5 +85,6 @@ export function registerReportRoutes(
     async ({ query, tenant }) => (await geofenceVisitsReport(db(), tenant, query)) as never,
     perm,
   );
+  registerDailyReportRoutes(app, tz);
   return registerExportRoutes(app, { rollupTimeZone: tz });
 }

@@ -3,6 +3,7 @@ import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
 import { page, round, VEHICLE_SUMMARY, type ReportRange } from './queries';
 import { hourlySql, planRange, rangeSql, type RollupRange } from './range';
+import { selectionAnd, selectionSql } from './filters';
 
 /**
  * Fuel, engine, wheel and geofence-visit reports. Figures come from `vehicle_rollups` (daily rows for the
@@ -36,7 +37,7 @@ async function listVehicles(
   const params: unknown[] = [];
   const scope = scopeSql('vehicles', 'v', tenant, params);
   const where = [scope, 'r.company_id = $1', rangeSql('r', plan, params)];
-  if (q.vehicle_uuid) where.push(`v.uuid = $${params.push(q.vehicle_uuid)}`);
+  where.push(...selectionSql('v', q, params));
   const rows = await db.query<Listed>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, v.id AS vehicle_id, v.data->>'fuel_tank_capacity' AS tank_l, ${select},
             count(*) OVER ()::int AS total
@@ -53,7 +54,7 @@ async function listVehicles(
     const cp: unknown[] = [];
     const cs = scopeSql('vehicles', 'v', tenant, cp);
     const cw = [cs, 'r.company_id = $1', rangeSql('r', plan, cp)];
-    if (q.vehicle_uuid) cw.push(`v.uuid = $${cp.push(q.vehicle_uuid)}`);
+    cw.push(...selectionSql('v', q, cp));
     const [c] = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT v.id FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id
        WHERE ${cw.join(' AND ')} GROUP BY v.id HAVING ${having}) x`,
@@ -285,7 +286,7 @@ export async function geofenceVisitsReport(db: Queryable, tenant: Tenant, q: Rep
   const from = `$${params.push(q.from)}::timestamptz`;
   const to = `$${params.push(q.to)}::timestamptz`;
   const lookback = `$${params.push(OPEN_VISIT_LOOKBACK_DAYS)}::int`;
-  const vehicleCond = q.vehicle_uuid ? ` AND v.uuid = $${params.push(q.vehicle_uuid)}` : '';
+  const vehicleCond = selectionAnd('v', q, params);
   const visits = `
     SELECT x.vehicle_id, x.geofence_id,
            coalesce((x.data->>'entered_at')::timestamptz,

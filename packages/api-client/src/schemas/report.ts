@@ -53,13 +53,24 @@ export const dashboardSchema = z.object({
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
-/** Query of every report list: required range, optional vehicle. */
+/**
+ * A group of vehicles a report may be asked for instead of (or besides) one vehicle: the vehicles of a
+ * station (sub company), a branch or a school. Each narrows the user's own scope, never widens it.
+ */
+export const reportGroupShape = {
+  station_uuid: uuidSchema.optional(),
+  branch_uuid: uuidSchema.optional(),
+  school_uuid: uuidSchema.optional(),
+};
+
+/** Query of every report list: required range, optional vehicle or group of vehicles. */
 export const reportQuerySchema = z
   .object({
     ...baseListQueryShape,
     from: dateTimeField('From'),
     to: dateTimeField('To'),
     vehicle_uuid: uuidSchema.optional(),
+    ...reportGroupShape,
   })
   .refine((value) => Date.parse(value.to) > Date.parse(value.from), {
     path: ['to'],
@@ -176,6 +187,109 @@ export const violationReportRowSchema = z.object({
 });
 export type ViolationReportRow = z.infer<typeof violationReportRowSchema>;
 
+const placeSchema = z.object({ latitude: z.number(), longitude: z.number() });
+const driverRefSchema = z.object({ uuid: uuidSchema, name: z.string() });
+
+/**
+ * One trip of one vehicle (device_trips): start and end time and place, distance (km), duration (s),
+ * max and average speed (km/h), idling inside the trip (s). `driver` is the vehicle's assigned driver.
+ */
+export const tripListReportRowSchema = z.object({
+  uuid: uuidSchema,
+  vehicle: vehicleSummarySchema,
+  driver: driverRefSchema.nullable(),
+  started_at: isoDateTimeSchema,
+  ended_at: isoDateTimeSchema.nullable(),
+  start: placeSchema.nullable(),
+  end: placeSchema.nullable(),
+  distance_km: z.number().min(0),
+  duration_seconds: z.number().int().min(0),
+  max_speed: z.number().min(0),
+  average_speed: z.number().min(0),
+  idle_seconds: z.number().int().min(0),
+});
+export type TripListReportRow = z.infer<typeof tripListReportRowSchema>;
+
+/** Summary of one vehicle on one day (the company's zone): km, hours, litres, km/h, counts. */
+export const summaryReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  /** YYYY-MM-DD in the company's zone. */
+  day: z.string(),
+  distance_km: z.number().min(0),
+  driving_hours: z.number().min(0),
+  idle_hours: z.number().min(0),
+  engine_hours: z.number().min(0),
+  fuel_used_litres: z.number().min(0),
+  max_speed: z.number().min(0),
+  trips: z.number().int().min(0),
+  violations: z.number().int().min(0),
+});
+export type SummaryReportRow = z.infer<typeof summaryReportRowSchema>;
+
+/** Every alert (de-duplicated per episode) and every geofence entry or exit, newest first. */
+export const eventReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  /** A notification type (overspeed, geofence, ...) or geofence_enter / geofence_exit. */
+  kind: z.string(),
+  occurred_at: isoDateTimeSchema,
+  geofence_name: nullableString,
+  message: nullableString,
+  value: z.union([z.number(), z.string()]).nullable(),
+});
+export type EventReportRow = z.infer<typeof eventReportRowSchema>;
+
+/** One stored position of the vehicle (the route report needs vehicle_uuid). */
+export const routeReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  at: isoDateTimeSchema,
+  latitude: z.number(),
+  longitude: z.number(),
+  /** km/h */
+  speed: z.number().nullable(),
+  course: z.number().nullable(),
+  /** m */
+  altitude: z.number().nullable(),
+  ignition: z.boolean().nullable(),
+});
+export type RouteReportRow = z.infer<typeof routeReportRowSchema>;
+
+/** Fleet utilisation per day: vehicles in the selection, vehicles that moved, their share (%). */
+export const utilisationReportRowSchema = z.object({
+  day: z.string(),
+  vehicles: z.number().int().min(0),
+  used_vehicles: z.number().int().min(0),
+  share_percent: z.number().min(0).max(100),
+  distance_km: z.number().min(0),
+  driving_hours: z.number().min(0),
+});
+export type UtilisationReportRow = z.infer<typeof utilisationReportRowSchema>;
+
+/** Activity of each driver over the range, through the vehicles assigned to them. */
+export const driverActivityReportRowSchema = z.object({
+  driver: driverRefSchema,
+  vehicle: vehicleSummarySchema,
+  active_days: z.number().int().min(0),
+  trips: z.number().int().min(0),
+  distance_km: z.number().min(0),
+  driving_hours: z.number().min(0),
+  idle_hours: z.number().min(0),
+  max_speed: z.number().min(0),
+  violations: z.number().int().min(0),
+});
+export type DriverActivityReportRow = z.infer<typeof driverActivityReportRowSchema>;
+
+/** Salik per vehicle and calendar month (the company's zone). */
+export const salikMonthlyReportRowSchema = z.object({
+  vehicle: vehicleSummarySchema,
+  /** YYYY-MM */
+  month: z.string(),
+  crossings: z.number().int().min(0),
+  charged_crossings: z.number().int().min(0),
+  total_fee: z.number().min(0),
+  currency: z.string().length(3),
+});
+export type SalikMonthlyReportRow = z.infer<typeof salikMonthlyReportRowSchema>;
+
 /** Report kinds, each a GET /v1/reports/{kind} list of its row schema. */
 export const reportRowSchemas = {
   fuel: fuelReportRowSchema,
@@ -187,11 +301,33 @@ export const reportRowSchemas = {
   'geofence-visits': geofenceVisitReportRowSchema,
   salik: salikReportRowSchema,
   violations: violationReportRowSchema,
+  'trip-list': tripListReportRowSchema,
+  summary: summaryReportRowSchema,
+  events: eventReportRowSchema,
+  route: routeReportRowSchema,
+  utilisation: utilisationReportRowSchema,
+  'driver-activity': driverActivityReportRowSchema,
+  'salik-monthly': salikMonthlyReportRowSchema,
 } as const;
-export const reportKindSchema = z.enum(
-  ['fuel', 'engine', 'wheel', 'trips', 'stops', 'idling', 'geofence-visits', 'salik', 'violations'],
-  { error: invalidMessage('Report') },
-);
+export const reportKinds = [
+  'fuel',
+  'engine',
+  'wheel',
+  'trips',
+  'stops',
+  'idling',
+  'geofence-visits',
+  'salik',
+  'violations',
+  'trip-list',
+  'summary',
+  'events',
+  'route',
+  'utilisation',
+  'driver-activity',
+  'salik-monthly',
+] as const;
+export const reportKindSchema = z.enum(reportKinds, { error: invalidMessage('Report') });
 export type ReportKind = z.infer<typeof reportKindSchema>;
 
 export function reportResponseSchema<K extends ReportKind>(kind: K) {
@@ -212,6 +348,7 @@ export const reportExportInputSchema = z.object({
   from: dateTimeField('From'),
   to: dateTimeField('To'),
   vehicle_uuid: uuidSchema.optional(),
+  ...reportGroupShape,
 });
 export type ReportExportInput = z.input<typeof reportExportInputSchema>;
 
@@ -230,3 +367,18 @@ export const reportExportJobSchema = z.object({
   completed_at: isoDateTimeSchema.nullable(),
 });
 export type ReportExportJob = z.infer<typeof reportExportJobSchema>;
+
+/** Track files of the route report: GPX 1.1 or KML 2.2 of one vehicle over the range. */
+export const routeFileFormats = ['gpx', 'kml'] as const;
+export const routeFileQuerySchema = z
+  .object({
+    from: dateTimeField('From'),
+    to: dateTimeField('To'),
+    vehicle_uuid: uuidSchema,
+    format: z.enum(routeFileFormats, { error: invalidMessage('Format') }),
+  })
+  .refine((value) => Date.parse(value.to) > Date.parse(value.from), {
+    path: ['to'],
+    error: invalidMessage('To'),
+  });
+export type RouteFileQuery = z.input<typeof routeFileQuerySchema>;

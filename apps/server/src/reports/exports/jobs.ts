@@ -16,6 +16,16 @@ import {
 import { effectivePermissions } from '../../tenancy/permissions';
 import { salikReport, stopsReport, tripsReport, violationsReport, type ReportRange } from '../queries';
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from '../sensors';
+import {
+  driverActivityReport,
+  eventsReport,
+  salikMonthlyReport,
+  summaryReport,
+  tripListReport,
+  utilisationReport,
+} from '../daily-reports';
+import type { ReportSelection } from '../filters';
+import { routeReport } from '../route-report';
 import { toCsv } from './csv';
 import { formatTime, tableOf } from './table';
 import { toXlsx, XLSX_CONTENT_TYPE } from './xlsx';
@@ -89,7 +99,16 @@ const fetchers: Record<ReportKind, ReportFetcher> = {
   'geofence-visits': (db, t, q) => geofenceVisitsReport(db, t, q),
   salik: (db, t, q) => salikReport(db, t, q),
   violations: (db, t, q) => violationsReport(db, t, q),
+  'trip-list': (db, t, q) => tripListReport(db, t, q),
+  summary: summaryReport,
+  events: (db, t, q) => eventsReport(db, t, q),
+  route: (db, t, q) => routeReport(db, t, q),
+  utilisation: utilisationReport,
+  'driver-activity': driverActivityReport,
+  'salik-monthly': salikMonthlyReport,
 };
+
+const selectionKeys = ['station_uuid', 'branch_uuid', 'school_uuid'] as const;
 
 const contentTypes: Record<ExportFormat, string> = {
   csv: 'text/csv',
@@ -109,6 +128,8 @@ export interface ExportJob {
   readonly from: string;
   readonly to: string;
   readonly vehicleUuid?: string | undefined;
+  /** Station, branch or school the report was asked for. */
+  readonly selection: ReportSelection;
   readonly locale: Locale;
   readonly timeZone: string;
 }
@@ -117,6 +138,9 @@ interface ExportParams {
   from: string;
   to: string;
   vehicle_uuid: string | null;
+  station_uuid?: string | null;
+  branch_uuid?: string | null;
+  school_uuid?: string | null;
   locale: Locale;
   timezone: string;
 }
@@ -260,6 +284,9 @@ export class ExportRunner {
       from: String(row.params.from),
       to: String(row.params.to),
       vehicleUuid: row.params.vehicle_uuid ?? undefined,
+      selection: Object.fromEntries(
+        selectionKeys.filter((k) => row.params[k]).map((k) => [k, String(row.params[k])]),
+      ),
       locale,
       timeZone: row.params.timezone ?? 'UTC',
     };
@@ -302,7 +329,14 @@ export class ExportRunner {
       const res = await fetch(
         db,
         job.tenant,
-        { from: job.from, to: job.to, vehicle_uuid: job.vehicleUuid, page, limit: PAGE_ROWS },
+        {
+          ...job.selection,
+          from: job.from,
+          to: job.to,
+          vehicle_uuid: job.vehicleUuid,
+          page,
+          limit: PAGE_ROWS,
+        },
         this.rollupTimeZone,
       );
       rows.push(...(res.data as Record<string, unknown>[]));
@@ -409,10 +443,16 @@ export function registerExportRoutes(
       );
       if ((pending?.n ?? 0) >= MAX_PENDING_PER_USER) throw fieldError('report', text[locale].busy);
       if (Date.parse(body.to) <= Date.parse(body.from)) throw fieldError('to', 'Please enter a valid To');
+      // The route report is the positions of one vehicle.
+      if (body.report === 'route' && !body.vehicle_uuid)
+        throw fieldError('vehicle_uuid', 'Vehicle is required');
       const params = {
         from: body.from,
         to: body.to,
         vehicle_uuid: body.vehicle_uuid ?? null,
+        station_uuid: body.station_uuid ?? null,
+        branch_uuid: body.branch_uuid ?? null,
+        school_uuid: body.school_uuid ?? null,
         locale,
         timezone: req.timezone,
       };

@@ -43,6 +43,14 @@ const events = (k: string, what: 'count' | 'litres') => (r: Row) => {
 };
 
 const vehicle: Column = { en: 'Vehicle', ar: 'المركبة', get: plate };
+const driverName = (r: Row) => (r.driver as { name?: string } | null | undefined)?.name ?? null;
+const coord = (k: string, which: 'latitude' | 'longitude') => (r: Row) => {
+  const p = r[k] as { latitude: number; longitude: number } | null | undefined;
+  return p ? p[which] : null;
+};
+/** Seconds as hours with two decimals (what the on-screen reports show). */
+const hours = (k: string) => (r: Row) =>
+  r[k] === null || r[k] === undefined ? null : Math.round((Number(r[k]) / 3600) * 100) / 100;
 const stopColumns: Column[] = [
   vehicle,
   { en: 'Start', ar: 'البداية', get: t('started_at') },
@@ -142,6 +150,110 @@ export const reportColumns: Record<ReportKind, { en: string; ar: string; columns
       { en: 'Kind', ar: 'النوع', get: s('kind') },
       { en: 'Time', ar: 'الوقت', get: t('occurred_at') },
       { en: 'Value', ar: 'القيمة', get: (r) => (r.value as Cell) ?? null },
+    ],
+  },
+  'trip-list': {
+    en: 'Trips',
+    ar: 'الرحلات',
+    columns: [
+      vehicle,
+      { en: 'Driver', ar: 'السائق', get: driverName },
+      { en: 'Start', ar: 'البداية', get: t('started_at') },
+      { en: 'Start latitude', ar: 'خط عرض البداية', get: coord('start', 'latitude') },
+      { en: 'Start longitude', ar: 'خط طول البداية', get: coord('start', 'longitude') },
+      { en: 'End', ar: 'النهاية', get: t('ended_at') },
+      { en: 'End latitude', ar: 'خط عرض النهاية', get: coord('end', 'latitude') },
+      { en: 'End longitude', ar: 'خط طول النهاية', get: coord('end', 'longitude') },
+      { en: 'Distance (km)', ar: 'المسافة (كم)', get: n('distance_km') },
+      { en: 'Duration (h)', ar: 'المدة (ساعة)', get: hours('duration_seconds') },
+      { en: 'Max speed (km/h)', ar: 'أقصى سرعة (كم/س)', get: n('max_speed') },
+      { en: 'Average speed (km/h)', ar: 'متوسط السرعة (كم/س)', get: n('average_speed') },
+      { en: 'Idle (h)', ar: 'التباطؤ (ساعة)', get: hours('idle_seconds') },
+    ],
+  },
+  summary: {
+    en: 'Daily summary',
+    ar: 'الملخص اليومي',
+    columns: [
+      vehicle,
+      { en: 'Day', ar: 'اليوم', get: s('day') },
+      { en: 'Distance (km)', ar: 'المسافة (كم)', get: n('distance_km') },
+      { en: 'Engine (h)', ar: 'تشغيل المحرك (ساعة)', get: n('engine_hours') },
+      { en: 'Driving (h)', ar: 'القيادة (ساعة)', get: n('driving_hours') },
+      { en: 'Idle (h)', ar: 'التباطؤ (ساعة)', get: n('idle_hours') },
+      { en: 'Fuel used (L)', ar: 'الوقود المستهلك (لتر)', get: n('fuel_used_litres') },
+      { en: 'Max speed (km/h)', ar: 'أقصى سرعة (كم/س)', get: n('max_speed') },
+      { en: 'Trips', ar: 'الرحلات', get: n('trips') },
+      { en: 'Violations', ar: 'المخالفات', get: n('violations') },
+    ],
+  },
+  events: {
+    en: 'Events',
+    ar: 'الأحداث',
+    columns: [
+      vehicle,
+      { en: 'Time', ar: 'الوقت', get: t('occurred_at') },
+      { en: 'Event', ar: 'الحدث', get: s('kind') },
+      { en: 'Geofence', ar: 'المنطقة', get: s('geofence_name') },
+      { en: 'Message', ar: 'الرسالة', get: s('message') },
+      { en: 'Value', ar: 'القيمة', get: (r) => (r.value as Cell) ?? null },
+    ],
+  },
+  route: {
+    en: 'Route',
+    ar: 'المسار',
+    columns: [
+      vehicle,
+      { en: 'Time', ar: 'الوقت', get: t('at') },
+      { en: 'Latitude', ar: 'خط العرض', get: n('latitude') },
+      { en: 'Longitude', ar: 'خط الطول', get: n('longitude') },
+      { en: 'Speed (km/h)', ar: 'السرعة (كم/س)', get: n('speed') },
+      { en: 'Course (°)', ar: 'الاتجاه (°)', get: n('course') },
+      { en: 'Altitude (m)', ar: 'الارتفاع (م)', get: n('altitude') },
+      {
+        en: 'Ignition',
+        ar: 'الإشعال',
+        get: (r) => (r.ignition === null || r.ignition === undefined ? null : r.ignition ? 1 : 0),
+      },
+    ],
+  },
+  utilisation: {
+    en: 'Fleet utilisation',
+    ar: 'استخدام الأسطول',
+    columns: [
+      { en: 'Day', ar: 'اليوم', get: s('day') },
+      { en: 'Vehicles', ar: 'المركبات', get: n('vehicles') },
+      { en: 'Vehicles used', ar: 'المركبات المستخدمة', get: n('used_vehicles') },
+      { en: 'Share (%)', ar: 'النسبة (%)', get: n('share_percent') },
+      { en: 'Distance (km)', ar: 'المسافة (كم)', get: n('distance_km') },
+      { en: 'Driving (h)', ar: 'القيادة (ساعة)', get: n('driving_hours') },
+    ],
+  },
+  'driver-activity': {
+    en: 'Driver activity',
+    ar: 'نشاط السائقين',
+    columns: [
+      { en: 'Driver', ar: 'السائق', get: driverName },
+      vehicle,
+      { en: 'Active days', ar: 'أيام النشاط', get: n('active_days') },
+      { en: 'Trips', ar: 'الرحلات', get: n('trips') },
+      { en: 'Distance (km)', ar: 'المسافة (كم)', get: n('distance_km') },
+      { en: 'Driving (h)', ar: 'القيادة (ساعة)', get: n('driving_hours') },
+      { en: 'Idle (h)', ar: 'التباطؤ (ساعة)', get: n('idle_hours') },
+      { en: 'Max speed (km/h)', ar: 'أقصى سرعة (كم/س)', get: n('max_speed') },
+      { en: 'Violations', ar: 'المخالفات', get: n('violations') },
+    ],
+  },
+  'salik-monthly': {
+    en: 'Salik per month',
+    ar: 'سالك شهرياً',
+    columns: [
+      vehicle,
+      { en: 'Month', ar: 'الشهر', get: s('month') },
+      { en: 'Crossings', ar: 'العبور', get: n('crossings') },
+      { en: 'Charged', ar: 'المدفوعة', get: n('charged_crossings') },
+      { en: 'Total fee', ar: 'إجمالي الرسوم', get: n('total_fee') },
+      { en: 'Currency', ar: 'العملة', get: s('currency') },
     ],
   },
 };
