@@ -32,6 +32,7 @@ const ReportsPage = page(() => import('../pages/reports/reports-page'));
 const FuelReportPage = page(() => import('../pages/reports/fuel-report-page'));
 const EngineReportPage = page(() => import('../pages/reports/engine-report-page'));
 const WheelReportPage = page(() => import('../pages/reports/wheel-report-page'));
+const ListReportPage = page(() => import('../pages/reports/list-report-page'));
 const SettingsPage = page(() => import('../pages/settings/settings-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
 const NotFoundPage = page(() => import('../pages/not-found-page'));
@@ -152,6 +153,7 @@ export const routes: RouteObject[] = [
               </RequireFeature>
             ),
           },
+          { path: 'reports/:kind', element: <ListReportPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'settings/change-password', element: <ChangePasswordPage /> },
           { path: '*', element: <NotFoundPage /> },

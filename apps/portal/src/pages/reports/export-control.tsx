@@ -5,6 +5,7 @@ import { exportFormats, type ExportFormat, type ReportExportJob, type ReportKind
 import { Button, FormField, Select } from '@fleet/ui';
 import { useServices } from '../../state/app-context';
 import { exportFinished as done, exportPollInterval } from './export-polling';
+import type { ReportSelectionQuery } from './report-shell';
 
 /**
  * Export of the report on screen: pick CSV, Excel or PDF, start a server job (POST answers 202 at once,
@@ -16,14 +17,10 @@ import { exportFinished as done, exportPollInterval } from './export-polling';
  */
 export function ExportControl({
   report,
-  from,
-  to,
-  vehicle,
+  selection,
 }: {
   report: ReportKind;
-  from: string;
-  to: string;
-  vehicle: string;
+  selection: ReportSelectionQuery;
 }) {
   const { t } = useTranslation('reports');
   const { api, toasts } = useServices();
@@ -33,7 +30,7 @@ export function ExportControl({
   const start = useMutation({
     mutationFn: () =>
       api.request('reports.exportCreate', {
-        body: { report, format, from, to, ...(vehicle ? { vehicle_uuid: vehicle } : {}) },
+        body: { report, format, ...selection },
       }),
     onSuccess: (answer) => setStarted(answer.data),
     onError: (error) =>

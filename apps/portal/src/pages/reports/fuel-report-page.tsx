@@ -80,6 +80,8 @@ export default function FuelReportPage() {
   const { t, i18n } = useTranslation('reports');
   const n = (v: number | null, d = 1) =>
     v === null ? '—' : v.toLocaleString(i18n.language, { maximumFractionDigits: d });
+  // Every figure with its unit: litres, km, L/100 km, L/h.
+  const u = (v: number | null, unit: string, d = 1) => (v === null ? '—' : `${n(v, d)} ${unit}`);
   return (
     <ReportShell<FuelReportRow>
       kind="fuel"
@@ -90,10 +92,18 @@ export default function FuelReportPage() {
             <DescriptionList
               columns={3}
               items={[
-                { id: 'used', label: t('summary.fuelUsed'), value: n(row.fuel_used_litres) },
-                { id: 'distance', label: t('summary.distance'), value: n(row.distance_km) },
-                { id: 'per100', label: t('chart.fuelConsumed'), value: n(row.consumption_per_100km) },
-                { id: 'perHour', label: t('fuel.perHour'), value: n(row.consumption_per_hour) },
+                { id: 'used', label: t('summary.fuelUsed'), value: u(row.fuel_used_litres, t('unit.l')) },
+                { id: 'distance', label: t('summary.distance'), value: u(row.distance_km, t('unit.km')) },
+                {
+                  id: 'per100',
+                  label: t('chart.fuelConsumed'),
+                  value: u(row.consumption_per_100km, `${t('unit.l')}/100 ${t('unit.km')}`),
+                },
+                {
+                  id: 'perHour',
+                  label: t('fuel.perHour'),
+                  value: u(row.consumption_per_hour, `${t('unit.l')}/${t('unit.h')}`),
+                },
                 { id: 'points', label: t('summary.points'), value: n(row.level.length, 0) },
               ]}
             />

@@ -2,7 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { ReactNode } from 'react';
+import type { ReportKind } from '@fleet/api-client';
 import { quickRange, quickRanges, type MessageKey, type QuickRange } from '@fleet/core';
+import { requestByName } from '../../entities/api';
 import { useTimeZone } from '../../entities/display';
 import { useCoreText } from '../../i18n/core-text';
 import { useLiveVehicles } from '../../live/use-live-vehicles';
@@ -10,25 +12,71 @@ import { useNow } from '../../live/use-now';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { ExportControl } from './export-control';
-import { Card, FormField, NativeSelect, PageHeader } from '@fleet/ui';
+import { Button, Card, FormField, NativeSelect, PageHeader } from '@fleet/ui';
 
-type Kind = 'fuel' | 'engine' | 'wheel';
+/** The query of the report on screen (range, vehicle or group), for exports and track files. */
+export interface ReportSelectionQuery {
+  from: string;
+  to: string;
+  vehicle_uuid?: string;
+  station_uuid?: string;
+  branch_uuid?: string;
+  school_uuid?: string;
+}
+
+const groupKinds = ['station', 'branch', 'school'] as const;
+type GroupKind = (typeof groupKinds)[number];
+const groupLists: Record<GroupKind, string> = { station: 'stations', branch: 'branches', school: 'schools' };
 
 /**
- * Shared frame of the fuel, engine and wheel reports: vehicle and quick-range filters (core's ranges
- * in the user's zone), the report call, the export of the same range and vehicle, the empty text of
- * spec §8, and the rows rendered by the page.
+ * Stations, branches and schools the user may pick as the report's selection (one select: "Station:
+ * North", "Branch: Marina" ...). A list the user may not read (a 403) simply adds nothing.
+ */
+function useGroups() {
+  const { api } = useServices();
+  const { company } = useSession();
+  return useQuery({
+    queryKey: ['report-groups', company?.uuid],
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }) => {
+      const lists = await Promise.all(
+        groupKinds.map((kind) =>
+          requestByName<{ data: { uuid: string; name: string }[] }>(api, `${groupLists[kind]}.list`, {
+            query: { limit: 100 },
+            signal,
+          })
+            .then((answer) => answer.data.map((g) => ({ kind, uuid: g.uuid, name: g.name })))
+            .catch(() => []),
+        ),
+      );
+      return lists.flat();
+    },
+  });
+}
+
+/** Rows per page of the list reports. */
+const PAGE_ROWS = 50;
+
+/**
+ * Shared frame of every report page: vehicle, station/branch/school and quick-range filters (core's
+ * ranges in the user's zone), the report call with paging, the export of the same selection, the
+ * empty text of spec §8, and the rows rendered by the page. `needsVehicle` reports (the route) ask
+ * for a vehicle before calling; `actions` adds controls that need the query (track files).
  */
 export function ReportShell<R>({
   kind,
   title,
   renderRows,
+  needsVehicle = false,
+  actions,
 }: {
-  kind: Kind;
+  kind: ReportKind;
   title: string;
   renderRows: (rows: R[]) => ReactNode;
+  needsVehicle?: boolean;
+  actions?: (query: ReportSelectionQuery) => ReactNode;
 }) {
-  const { t } = useTranslation('reports');
+  const { t, i18n } = useTranslation('reports');
   const core = useCoreText();
   const { api } = useServices();
   const { company } = useSession();
@@ -39,25 +87,35 @@ export function ReportShell<R>({
     ? (params.get('range') as QuickRange)
     : 'last7Days';
   const vehicle = params.get('vehicle') ?? '';
+  const groups = useGroups();
+  const group = params.get('group') ?? '';
+  const [groupKind, groupUuid] = group.split(':') as [GroupKind | undefined, string | undefined];
+  const pageNumber = Math.max(1, Number(params.get('page')) || 1);
   const now = useNow(60_000);
   const range = quickRange(rangeName, now, timeZone);
-  const query = {
+  const selection: ReportSelectionQuery = {
     from: range.fromIso,
     to: range.toIso,
-    limit: 50,
     ...(vehicle ? { vehicle_uuid: vehicle } : {}),
+    ...(groupKind && groupUuid && groupKinds.includes(groupKind) ? { [`${groupKind}_uuid`]: groupUuid } : {}),
   };
+  const waiting = needsVehicle && !vehicle;
   const report = useQuery({
-    queryKey: ['report', kind, company?.uuid, rangeName, vehicle, range.fromIso],
+    queryKey: ['report', kind, company?.uuid, rangeName, vehicle, group, pageNumber, range.fromIso],
     queryFn: ({ signal }) =>
-      api.request(`reports.${kind}` as 'reports.fuel', { query, signal }) as Promise<{ data: R[] }>,
+      requestByName<{ data: R[]; total: number; last_page: number }>(api, reportEndpoint(kind), {
+        query: { ...selection, page: pageNumber, limit: PAGE_ROWS },
+        signal,
+      }),
     placeholderData: keepPreviousData,
+    enabled: !waiting,
   });
-  usePageReady(report.isSuccess || report.isError);
+  usePageReady(waiting || report.isSuccess || report.isError);
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
+    if (key !== 'page') next.delete('page');
     setParams(next, { replace: true });
   };
   const rows = report.data?.data ?? [];
@@ -65,17 +123,27 @@ export function ReportShell<R>({
     <div className="flex flex-col gap-3" data-testid={`report-${kind}`}>
       <PageHeader className="mb-4" title={title} />
       <Card>
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
           <FormField id="report-vehicle" label={t('filter.vehicle')}>
             <NativeSelect
               id="report-vehicle"
               value={vehicle}
               onChange={(e) => set('vehicle', e.target.value)}
             >
-              <option value="">—</option>
+              <option value="">{needsVehicle ? '—' : t('select.allVehicles')}</option>
               {(vehicles.data?.data ?? []).map((v) => (
                 <option key={v.uuid} value={v.uuid}>
                   {v.license_plate_number}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+          <FormField id="report-group" label={t('select.group')}>
+            <NativeSelect id="report-group" value={group} onChange={(e) => set('group', e.target.value)}>
+              <option value="">{t('select.allGroups')}</option>
+              {(groups.data ?? []).map((g) => (
+                <option key={`${g.kind}:${g.uuid}`} value={`${g.kind}:${g.uuid}`}>
+                  {t(`select.${g.kind}`, { name: g.name })}
                 </option>
               ))}
             </NativeSelect>
@@ -90,11 +158,24 @@ export function ReportShell<R>({
             </NativeSelect>
           </FormField>
         </div>
-        <div className="mt-4 border-t border-border pt-4">
-          <ExportControl report={kind} from={range.fromIso} to={range.toIso} vehicle={vehicle} />
+        <div className="mt-4 flex flex-col gap-3 border-t border-border pt-4">
+          <ExportControl report={kind} selection={selection} />
+          {actions && !waiting ? actions(selection) : null}
         </div>
       </Card>
-      {report.isSuccess && rows.length === 0 ? (
+      {waiting ? (
+        <p
+          role="status"
+          data-testid="report-choose-vehicle"
+          className="rounded-md border border-border bg-surface p-4 text-foreground-muted"
+        >
+          {t('select.chooseVehicle')}
+        </p>
+      ) : report.isError ? (
+        <p role="alert" className="rounded-md border border-border bg-surface p-4 text-danger">
+          {report.error.message}
+        </p>
+      ) : report.isSuccess && rows.length === 0 ? (
         <p
           role="status"
           data-testid="report-empty"
@@ -103,8 +184,40 @@ export function ReportShell<R>({
           {core('empty.noDataForRange')}
         </p>
       ) : (
-        renderRows(rows)
+        <>
+          {renderRows(rows)}
+          {report.data && report.data.last_page > 1 ? (
+            <nav className="flex flex-wrap items-center gap-3" data-testid="report-pager">
+              <Button
+                variant="secondary"
+                disabled={pageNumber <= 1}
+                onClick={() => set('page', String(pageNumber - 1))}
+              >
+                {t('pager.previous')}
+              </Button>
+              <span className="text-sm text-foreground-muted">
+                {t('pager.page', {
+                  page: pageNumber.toLocaleString(i18n.language),
+                  pages: report.data.last_page.toLocaleString(i18n.language),
+                  total: report.data.total.toLocaleString(i18n.language),
+                })}
+              </span>
+              <Button
+                variant="secondary"
+                disabled={pageNumber >= report.data.last_page}
+                onClick={() => set('page', String(pageNumber + 1))}
+              >
+                {t('pager.next')}
+              </Button>
+            </nav>
+          ) : null}
+        </>
       )}
     </div>
   );
+}
+
+/** The contract endpoint of a report kind ('trip-list' -> 'reports.tripList'). */
+export function reportEndpoint(kind: ReportKind): string {
+  return `reports.${kind.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}`;
 }

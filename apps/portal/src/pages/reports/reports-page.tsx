@@ -4,6 +4,26 @@ import { canUseGuard, type FeatureGuard } from '../../state/access';
 import { useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { ChartIcon, PageHeader } from '@fleet/ui';
+import { listReportTitles, type ListReportKind } from './list-report-page';
+
+/** Everyday reports first (what staff coming from Traccar or Wialon look for), open to every company. */
+const listCards: readonly { kind: ListReportKind; hint: string }[] = (
+  [
+    'trip-list',
+    'summary',
+    'stops',
+    'events',
+    'route',
+    'idling',
+    'geofence-visits',
+    'utilisation',
+    'driver-activity',
+    'salik-monthly',
+    'salik',
+    'trips',
+    'violations',
+  ] as const
+).map((kind) => ({ kind, hint: `${listReportTitles[kind]}Hint` }));
 
 const cards: readonly { to: string; title: string; hint: string; guard: FeatureGuard }[] = [
   {
@@ -31,7 +51,14 @@ export default function ReportsPage() {
   const { t } = useTranslation('reports');
   const { token, company } = useSession();
   usePageReady(true);
-  const available = cards.filter((c) => canUseGuard(c.guard, token, company));
+  const available = [
+    ...listCards.map((c) => ({
+      to: `/dashboard/reports/${c.kind}`,
+      title: listReportTitles[c.kind],
+      hint: c.hint,
+    })),
+    ...cards.filter((c) => canUseGuard(c.guard, token, company)),
+  ];
   return (
     <div data-testid="reports">
       <PageHeader className="mb-4" title={t('overview.title')} description={t('overview.subtitle')} />
@@ -40,6 +67,7 @@ export default function ReportsPage() {
           <Link
             key={c.to}
             to={c.to}
+            data-testid={`report-card-${c.to.split('/').pop()}`}
             className="flex gap-3 rounded-lg border border-border bg-surface p-4 hover:border-primary"
           >
             <ChartIcon className="size-8 shrink-0 text-primary" aria-hidden="true" />
