@@ -16,7 +16,7 @@ import type {
   UtilisationReportRow,
   ViolationReportRow,
 } from '@fleet/api-client';
-import { BarChart, Button, CategoryBarChart, LineChart } from '@fleet/ui';
+import { Button, CategoryBarChart, LineChart } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { useTimeZone } from '../../entities/display';
 import { useServices } from '../../state/app-context';
@@ -62,14 +62,13 @@ const vehicleCol = <R extends { vehicle: Parameters<typeof VehiclePlate>[0]['veh
   value: (r) => <VehiclePlate vehicle={r.vehicle} />,
 });
 
-/** Sum of a figure per day (rows of several vehicles) for a day chart, in day order. */
-function perDay<R>(rows: R[], day: (r: R) => string, value: (r: R) => number, zone: string) {
+/** Sum of a figure per day over the rows on screen (several vehicles), in day order, as chart bars. */
+function perDay<R>(rows: R[], day: (r: R) => string, value: (r: R) => number) {
   const sums = new Map<string, number>();
   for (const r of rows) sums.set(day(r), (sums.get(day(r)) ?? 0) + value(r));
-  const days = [...sums.keys()].sort();
-  // Noon of the day in the user's zone is close enough to place a daily bar.
-  void zone;
-  return { timestamps: days.map((d) => Date.parse(`${d}T12:00:00Z`)), values: days.map((d) => sums.get(d)!) };
+  return [...sums.keys()]
+    .sort()
+    .map((d) => ({ label: <bdi dir="ltr">{d.slice(5)}</bdi>, value: Math.round(sums.get(d)! * 10) / 10 }));
 }
 
 const stopColumns = (t: T, f: Figures): ReportColumn<StopReportRow>[] => [
@@ -145,22 +144,17 @@ const reports: { [K in ListReportKind]: ListReport<never> } = {
       { id: 'trips', label: t('col.trips'), numeric: true, value: (r) => f.num(r.trips, 0) },
       { id: 'violations', label: t('col.violations'), numeric: true, value: (r) => f.num(r.violations, 0) },
     ],
-    chart: (rows: SummaryReportRow[], t, zone) => {
-      const s = perDay(
-        rows,
-        (r) => r.day,
-        (r) => r.distance_km,
-        zone,
-      );
-      return (
-        <BarChart
-          title={t('chartOf.distancePerDay')}
-          timeZone="UTC"
-          timestamps={s.timestamps}
-          series={[{ label: t('col.distance'), values: s.values, unit: t('unit.km') }]}
-        />
-      );
-    },
+    chart: (rows: SummaryReportRow[], t) => (
+      <CategoryBarChart
+        title={t('chartOf.distancePerDay')}
+        unit={t('unit.km')}
+        data={perDay(
+          rows,
+          (r) => r.day,
+          (r) => r.distance_km,
+        )}
+      />
+    ),
   } satisfies ListReport<SummaryReportRow> as never,
   events: {
     title: listReportTitles.events,
@@ -307,13 +301,10 @@ const reports: { [K in ListReportKind]: ListReport<never> } = {
       { id: 'driving', label: t('col.driving'), numeric: true, value: (r) => f.hours(r.driving_hours) },
     ],
     chart: (rows: UtilisationReportRow[], t) => (
-      <BarChart
+      <CategoryBarChart
         title={t('chartOf.sharePerDay')}
-        timeZone="UTC"
-        yMin={0}
-        yMax={100}
-        timestamps={rows.map((r) => Date.parse(`${r.day}T12:00:00Z`))}
-        series={[{ label: t('col.share'), values: rows.map((r) => r.share_percent), unit: '%' }]}
+        unit="%"
+        data={rows.map((r) => ({ label: <bdi dir="ltr">{r.day.slice(5)}</bdi>, value: r.share_percent }))}
       />
     ),
   } satisfies ListReport<UtilisationReportRow> as never,
