@@ -25,6 +25,7 @@ import { toCsv } from '../../reports/exports/csv';
 import { toPdf } from '../../reports/exports/pdf';
 import { tableOf } from '../../reports/exports/table';
 import { toXlsx } from '../../reports/exports/xlsx';
+import { loadEveryday, timeEveryday } from '../../reports/bench-everyday';
 import { prng } from '../common/fixtures';
 import { addDays, dayStartOf } from '../common/zoned-time';
 
@@ -147,6 +148,8 @@ async function run(storage: Storage, label: string) {
     `${label}: loaded ${rows} rollup rows for ${VEHICLES} vehicles in ${ms.toFixed(0)} ms (not timed)`,
   );
   const db = storage.db;
+  const everyday = await loadEveryday(db, tenant.companyId, monthFrom, 30);
+  console.log(`${label}: loaded ${JSON.stringify(everyday.rows)} for the everyday reports (not timed)`);
   const q = { ...range, page: 1, limit: 50 };
   const timings: Timing[] = [];
   timings.push(
@@ -179,6 +182,9 @@ async function run(storage: Storage, label: string) {
       return `${r.total} vehicles, ${r.data.reduce((s, x) => s + x.rpm.length, 0)} rpm points`;
     }),
   );
+  await timeEveryday(db, tenant, range, TZ, everyday.routeVehicle, async (name, f) => {
+    timings.push(await time(name, f));
+  });
   const all: Record<string, unknown>[] = [];
   timings.push(
     await time('trips month, all 1,000 vehicles (export read)', async () => {
@@ -231,7 +237,8 @@ if (url) {
 } else console.log('PostgreSQL skipped (set DATABASE_URL=postgres://... to run it)');
 
 // The goal is for report answers; rendering an export file runs in a background job (figures only).
-const isRender = (t: Timing) => t.name.startsWith('export render');
+// Files (the route's GPX of every position of a month) stream to the client: figures only, like renders.
+const isRender = (t: Timing) => t.name.startsWith('export render') || t.name.startsWith('file:');
 const worst = (k: 'wall_ms' | 'cpu_ms') =>
   Math.max(...Object.values(results).flatMap((r) => r.timings.filter((t) => !isRender(t)).map((t) => t[k])));
 const load1 = loadavg()[0]!;
