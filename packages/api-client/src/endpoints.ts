@@ -108,6 +108,8 @@ import {
   reportExportJobSchema,
   reportQuerySchema,
   routeFileQuerySchema,
+  reportScheduleInputSchema,
+  reportScheduleSchema,
   reportResponseSchema,
   type ReportKind,
 } from './schemas/report';
@@ -679,6 +681,29 @@ const reports = {
   'reports.utilisation': report('utilisation'),
   'reports.driverActivity': report('driver-activity'),
   'reports.salikMonthly': report('salik-monthly'),
+  'reports.scheduleList': endpoint({
+    method: 'GET',
+    path: '/v1/reports/schedules',
+    response: dataEnvelope(z.array(reportScheduleSchema)),
+    auth: 'company',
+    summary: "The user's scheduled reports",
+  }),
+  'reports.scheduleCreate': endpoint({
+    method: 'POST',
+    path: '/v1/reports/schedules',
+    body: reportScheduleInputSchema,
+    response: dataEnvelope(reportScheduleSchema),
+    auth: 'company',
+    summary: 'Schedule a report by e-mail (daily, weekly, monthly)',
+  }),
+  'reports.scheduleDelete': endpoint({
+    method: 'DELETE',
+    path: '/v1/reports/schedules/:uuid',
+    params: uuidParamsSchema,
+    response: messageResponseSchema,
+    auth: 'company',
+    summary: 'Stop a scheduled report',
+  }),
   'reports.routeFile': endpoint({
     method: 'GET',
     path: '/v1/reports/route/file',

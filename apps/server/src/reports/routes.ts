@@ -5,10 +5,16 @@ import { dashboardReport, salikReport, stopsReport, tripsReport, violationsRepor
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from './sensors';
 import { registerExportRoutes, type ExportRunner } from './exports/jobs';
 import { registerDailyReportRoutes } from './report-routes-daily';
+import { MemoryReportOutbox, registerScheduleRoutes, type ReportOutbox } from './schedules';
 
 export interface ReportRouteOptions {
   /** Zone the pipeline buckets rollups in (FLEET_TIME_ZONE); requests may come from any other zone. */
   readonly rollupTimeZone: string;
+  /**
+   * Where scheduled reports are delivered (the messaging module's outbox). Without one they are kept
+   * in memory and logged, so schedules and rendering work before the outbox is wired in.
+   */
+  readonly outbox?: ReportOutbox;
 }
 
 /**
@@ -86,5 +92,9 @@ export function registerReportRoutes(
     perm,
   );
   registerDailyReportRoutes(app, tz);
+  registerScheduleRoutes(app, {
+    rollupTimeZone: tz,
+    outbox: opts.outbox ?? new MemoryReportOutbox(100, (line) => app.log.warn(line)),
+  });
   return registerExportRoutes(app, { rollupTimeZone: tz });
 }

@@ -382,3 +382,58 @@ export const routeFileQuerySchema = z
     error: invalidMessage('To'),
   });
 export type RouteFileQuery = z.input<typeof routeFileQuerySchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Scheduled reports
+// ---------------------------------------------------------------------------------------------------------
+
+export const scheduleFrequencies = ['daily', 'weekly', 'monthly'] as const;
+
+/**
+ * A report sent by e-mail on a schedule, in the user's language and time zone (taken from the request
+ * that created it). Daily covers yesterday, weekly the 7 days before the run, monthly the previous
+ * calendar month. `hour` is the local hour of sending; weekly sends on `weekday` (0 = Sunday), monthly
+ * on `day_of_month` (1-28).
+ */
+export const reportScheduleInputSchema = z.object({
+  report: reportKindSchema,
+  format: exportFormatSchema,
+  frequency: z.enum(scheduleFrequencies, { error: invalidMessage('Frequency') }),
+  hour: z
+    .number({ error: invalidMessage('Hour') })
+    .int()
+    .min(0)
+    .max(23)
+    .default(7),
+  weekday: z
+    .number({ error: invalidMessage('Weekday') })
+    .int()
+    .min(0)
+    .max(6)
+    .optional(),
+  day_of_month: z
+    .number({ error: invalidMessage('Day of month') })
+    .int()
+    .min(1)
+    .max(28)
+    .optional(),
+  vehicle_uuid: uuidSchema.optional(),
+  ...reportGroupShape,
+});
+export type ReportScheduleInput = z.input<typeof reportScheduleInputSchema>;
+
+export const reportScheduleSchema = z.object({
+  uuid: uuidSchema,
+  report: reportKindSchema,
+  format: exportFormatSchema,
+  frequency: z.enum(scheduleFrequencies),
+  hour: z.number().int(),
+  weekday: z.number().int().nullable(),
+  day_of_month: z.number().int().nullable(),
+  locale: z.string(),
+  time_zone: z.string(),
+  next_run_at: isoDateTimeSchema,
+  last_run_at: isoDateTimeSchema.nullable(),
+  last_error: nullableString,
+});
+export type ReportSchedule = z.infer<typeof reportScheduleSchema>;

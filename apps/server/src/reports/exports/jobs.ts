@@ -89,7 +89,7 @@ type ReportFetcher = (
   rollupTimeZone: string,
 ) => Promise<{ data: unknown[]; total: number; last_page: number }>;
 
-const fetchers: Record<ReportKind, ReportFetcher> = {
+export const fetchers: Record<ReportKind, ReportFetcher> = {
   fuel: fuelReport,
   engine: engineReport,
   wheel: wheelReport,
@@ -386,7 +386,7 @@ export class ExportRunner {
 }
 
 /** The requester's tenant as a request would resolve it now; null when they no longer belong. */
-async function tenantOf(db: Queryable, userId: number, companyId: number): Promise<Tenant | null> {
+export async function tenantOf(db: Queryable, userId: number, companyId: number): Promise<Tenant | null> {
   const [u] = await db.query<AuthUserRow & { company_uuid: string | null }>(
     `SELECT ${AUTH_USER_COLUMNS}, (SELECT uuid FROM transport_companies WHERE id = $2) AS company_uuid
      FROM users u WHERE u.id = $1`,
