@@ -75,6 +75,15 @@ test('report pages in English', async ({ page }) => {
   await signIn(page);
   await walk(page, 'en');
   await expect(page.getByTestId('route-file-kml')).toHaveText('Download KML');
+  // Schedule the summary by e-mail, see it listed with its next sending time, stop it.
+  await page.goto('/dashboard/reports/summary?range=today');
+  await ready(page);
+  const schedule = page.getByTestId('report-schedule');
+  await schedule.locator('#report-schedule-frequency').selectOption('daily');
+  await schedule.getByTestId('report-schedule-save').click();
+  await expect(schedule.getByTestId('report-schedule-list')).toContainText('Daily');
+  await schedule.getByTestId('report-schedule-delete').click();
+  await expect(schedule.getByTestId('report-schedule-list')).toHaveCount(0);
 });
 
 test('report pages in Arabic, and a summary export in Arabic', async ({ page }) => {

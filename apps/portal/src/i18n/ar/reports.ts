@@ -155,5 +155,15 @@ export const reports = {
     geofence_exit: 'خروج من منطقة',
     geofence: 'تنبيه منطقة',
   },
+  schedule: {
+    label: 'إرسال هذا التقرير بالبريد',
+    daily: 'يوميًا (يوم أمس، الساعة 07:00)',
+    weekly: 'أسبوعيًا (الأسبوع الماضي، الأحد 07:00)',
+    monthly: 'شهريًا (الشهر الماضي، يوم 1 الساعة 07:00)',
+    save: 'جدولة',
+    saved: 'تمت جدولة التقرير وسيُرسل إليك بالبريد.',
+    next: 'التالي:',
+    stop: 'إيقاف',
+  },
   activity: { who: 'من', what: 'ماذا', when: 'متى', action: 'الإجراء' },
 } satisfies Catalog<typeof en>;

@@ -152,5 +152,15 @@ export const reports = {
     geofence_exit: 'Left geofence',
     geofence: 'Geofence alert',
   },
+  schedule: {
+    label: 'E-mail this report',
+    daily: 'Daily (yesterday, at 07:00)',
+    weekly: 'Weekly (last week, Sunday 07:00)',
+    monthly: 'Monthly (last month, on the 1st at 07:00)',
+    save: 'Schedule',
+    saved: 'The report is scheduled. It will be e-mailed to you.',
+    next: 'next:',
+    stop: 'Stop',
+  },
   activity: { who: 'Who', what: 'What', when: 'When', action: 'Action' },
 } as const;

@@ -12,6 +12,7 @@ import { useNow } from '../../live/use-now';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { ExportControl } from './export-control';
+import { ScheduleControl } from './schedule-control';
 import { Button, Card, FormField, NativeSelect, PageHeader } from '@fleet/ui';
 
 /** The query of the report on screen (range, vehicle or group), for exports and track files. */
@@ -160,6 +161,7 @@ export function ReportShell<R>({
         </div>
         <div className="mt-4 flex flex-col gap-3 border-t border-border pt-4">
           <ExportControl report={kind} selection={selection} />
+          {!waiting ? <ScheduleControl report={kind} selection={selection} /> : null}
           {actions && !waiting ? actions(selection) : null}
         </div>
       </Card>
