@@ -106,14 +106,15 @@ async function seedVehicle(
      VALUES ($1, $2, 'AL_BARSHA', 4, $3, '{"currency":"AED"}'), ($1, $2, 'AL_BARSHA', 0, $4, '{"currency":"AED"}')`,
     [companyId, v!.id, new Date(T0 + 10 * 60_000), new Date(T0 + 70 * 60_000)],
   );
+  // Every member of the company receives the alert, each copy in its own words.
   const users = await db.query<{ user_id: number }>(
-    'SELECT user_id FROM memberships WHERE company_id = $1 ORDER BY user_id LIMIT 2',
+    'SELECT DISTINCT user_id FROM memberships WHERE company_id = $1 ORDER BY user_id',
     [companyId],
   );
   for (const u of users) {
     await db.query(
       `INSERT INTO notifications (company_id, user_id, vehicle_id, type, title, message, violation_value, data, device_created_at)
-       VALUES ($1, $2, $3, 'overspeed', 'Overspeed', 'Speed 131 km/h', '131', $4::jsonb, $5)`,
+       VALUES ($1, $2, $3, 'overspeed', 'Overspeed', 'Speed 131 km/h for ' || $2::bigint::text, '131', $4::jsonb, $5)`,
       [
         companyId,
         u.user_id,
@@ -222,6 +223,8 @@ describe('everyday reports', () => {
     expect(total).toBe(3);
     expect(data.map((e) => e.kind)).toEqual(['geofence_enter', 'overspeed', 'geofence_exit']);
     expect(data[1]!.value).toBe(131);
+    // The reader's own copy of the alert (their language), not another recipient's.
+    expect(data[1]!.message).toBe(`Speed 131 km/h for ${w.users.adminA.id}`);
     expect(data[0]!.geofence_name).toBe('Depot A 100');
   });
 

@@ -252,8 +252,8 @@ export async function salikMonthlyReport(
 
 /**
  * Events: every alert the pipeline raised (notifications are stored per recipient, so one row per
- * alert episode: `data.dedupe_key`, or the row itself when it has none) and every geofence entry and
- * exit, newest first.
+ * alert episode: `data.dedupe_key`, or the row itself when it has none; the reader's own copy, in their
+ * language, when they received it) and every geofence entry and exit, newest first.
  */
 export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange) {
   const params: unknown[] = [];
@@ -261,6 +261,8 @@ export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange
   const from = `$${params.push(q.from)}::timestamptz`;
   const to = `$${params.push(q.to)}::timestamptz`;
   const sel = selectionAnd('v', q, params);
+  // Each alert once; the copy of the user reading (their language) when they received it.
+  const viewer = `$${params.push(q.viewer_id ?? 0)}::bigint`;
   const union = `
     SELECT * FROM (
       SELECT DISTINCT ON (coalesce(n.data->>'dedupe_key', n.uuid::text))
@@ -269,7 +271,7 @@ export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange
       FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id
       WHERE ${scope} AND n.company_id = $1${sel}
         AND coalesce(n.device_created_at, n.created_at) >= ${from} AND coalesce(n.device_created_at, n.created_at) < ${to}
-      ORDER BY coalesce(n.data->>'dedupe_key', n.uuid::text), n.id
+      ORDER BY coalesce(n.data->>'dedupe_key', n.uuid::text), (n.user_id = ${viewer}) DESC, n.id
     ) a
     UNION ALL
     SELECT g.vehicle_id, CASE WHEN g.kind = 'exit' THEN 'geofence_exit' ELSE 'geofence_enter' END, g.at,

@@ -148,6 +148,8 @@ function nextMonth(date: string): string {
 export interface ReportRange extends ReportSelection {
   readonly from: string;
   readonly to: string;
+  /** The user reading (alerts are stored per recipient: the events report shows this user's copy). */
+  readonly viewer_id?: number | undefined;
   readonly page: number;
   readonly limit: number;
 }

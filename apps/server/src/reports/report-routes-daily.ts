@@ -36,7 +36,8 @@ export function registerDailyReportRoutes(app: FastifyInstance, rollupTimeZone: 
   route(
     app,
     'reports.events',
-    async ({ query, tenant }) => (await eventsReport(db(), tenant, query)) as never,
+    async ({ query, tenant, principal }) =>
+      (await eventsReport(db(), tenant, { ...query, viewer_id: principal.user.id })) as never,
     perm,
   );
   route(

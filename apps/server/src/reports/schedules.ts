@@ -127,6 +127,7 @@ export async function renderReport(
   db: Queryable,
   tenant: Tenant,
   o: {
+    viewerId: number;
     report: ReportKind;
     format: ExportFormat;
     selection: ReportSelection;
@@ -143,7 +144,7 @@ export async function renderReport(
     const res = await fetchers[o.report](
       db,
       tenant,
-      { ...o.selection, from: o.from, to: o.to, page, limit: PAGE_ROWS },
+      { ...o.selection, from: o.from, to: o.to, viewer_id: o.viewerId, page, limit: PAGE_ROWS },
       o.rollupTimeZone,
     );
     rows.push(...(res.data as Record<string, unknown>[]));
@@ -226,6 +227,7 @@ export async function runDueSchedules(
       const from = new Date(period.from).toISOString();
       const to = new Date(period.to).toISOString();
       const file = await renderReport(db, tenant, {
+        viewerId: Number(row.user_id),
         report: row.report,
         format: row.format,
         selection: row.selection ?? {},
