@@ -112,6 +112,16 @@ function check(result: DecodeResult, input: Uint8Array, maxFrame: number): void 
   if (largestBytes(result.messages) > maxFrame) throw new Error('decoded value larger than the frame limit');
   if (result.reply && result.reply.length > input.length * 8 + 64) throw new Error('reply out of proportion');
   if (!Array.isArray(result.messages)) throw new Error('messages missing');
+  // No acknowledgement without something to store: a reply never stands for undecodable frames alone,
+  // and an undecodable frame is handed over whole (the gateway archives its bytes).
+  if (result.reply && result.reply.length > 0 && !result.messages.some((m) => m.type !== 'undecodable'))
+    throw new Error('reply for undecodable frames only');
+  for (const m of result.messages) {
+    if (m.type === 'undecodable' && (m.frame.length === 0 || m.frame.length > maxFrame))
+      throw new Error('undecodable frame without its bytes');
+  }
+  if (result.reply && result.reply.length > 0 && result.messages.length === 0)
+    throw new Error('reply without any decoded message');
 }
 
 /** Wall-clock timeout per fuzz test: generous because CI machines are shared; CPU time is what we bound. */

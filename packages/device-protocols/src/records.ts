@@ -71,7 +71,14 @@ export type DecodedMessage =
   | { type: 'heartbeat'; protocol: ProtocolName; imei?: string }
   | { type: 'records'; protocol: ProtocolName; imei: string; records: DecodedRecord[] }
   | { type: 'command-response'; response: CommandResponse }
-  | { type: 'ignored'; protocol: ProtocolName; imei?: string; reason: string };
+  | { type: 'ignored'; protocol: ProtocolName; imei?: string; reason: string }
+  /**
+   * A complete frame (its boundaries and checksum are sound) whose content the decoder cannot read:
+   * an unknown layout or a bad field. It is consumed, never acknowledged (no reply covers it), and the
+   * gateway keeps `frame` in the raw-frame archive so a later decoder can replay it. A frame is either
+   * decoded whole or reported here whole: never half-decoded.
+   */
+  | { type: 'undecodable'; protocol: ProtocolName; imei?: string; frame: Uint8Array; reason: string };
 
 /**
  * What every stream decoder returns. `consumed` bytes may be dropped by the caller; with a partial frame

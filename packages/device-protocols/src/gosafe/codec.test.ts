@@ -35,8 +35,14 @@ describe('gosafe framing', () => {
     }
   });
 
+  it('a bad escape inside a complete binary frame is undecodable: consumed, kept whole, not answered', () => {
+    const r = decodeGoSafeMessage(fromHex('f8011b05f8'));
+    expect(r.error).toBeUndefined();
+    expect(r.reply).toBeUndefined();
+    expect(r.messages.map((m) => m.type)).toEqual(['undecodable']);
+  });
+
   it.each([
-    ['bad escape', fromHex('f8011b05f8'), 'malformed'],
     ['neither * nor f8', asciiToBytes('hello#'), 'bad_header'],
     ['text that is not *GS', asciiToBytes('*XX06,1#'), 'malformed'],
   ])('%s -> %s', (_n, bytes, code) => {

@@ -1,6 +1,7 @@
 import { asciiToBytes, bytesToAscii, ByteReader } from '../common/byte-reader';
 import { ProtocolEncodeError, protocolError, toProtocolError, type ProtocolError } from '../common/errors';
 import type { AttributeValue, DecodedMessage, DecodedRecord, DecodeResult, IoValue } from '../records';
+import { decodeGoSafeText } from './text';
 
 /** Largest frame (text up to `#`, binary between `f8` markers) we buffer before refusing the connection. */
 export const GOSAFE_MAX_FRAME_SIZE = 8192;
@@ -8,40 +9,6 @@ export const GOSAFE_MAX_FRAME_SIZE = 8192;
 export const GOSAFE_ACK: Uint8Array = asciiToBytes('1234');
 /** Binary frames count seconds from 2000-01-01T00:00:00Z. */
 const EPOCH_2000 = 946_684_800;
-
-const TIME_RE = /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/;
-
-/**
- * `HHmmssddMMyy` -> epoch ms. Decision: GoSafe devices report GPS (UTC) time, so we read it as UTC
- * (Traccar parses it in the server's default zone, which on a UTC server is the same thing).
- * Returns undefined for impossible dates (e.g. the all-zero time some buffered records carry).
- */
-function parseTime(text: string): number | undefined {
-  const m = TIME_RE.exec(text);
-  if (!m) return undefined;
-  const [hh, mi, ss, dd, mo, yy] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  if (mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss > 59) return undefined;
-  const t = Date.UTC(2000 + yy, mo - 1, dd, hh, mi, ss);
-  return new Date(t).getUTCDate() === dd ? t : undefined;
-}
-
-function num(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function hexNum(text: string | undefined): number | undefined {
-  if (text === undefined || !/^[0-9a-fA-F]{1,8}$/.test(text)) return undefined;
-  return parseInt(text, 16);
-}
-
-function coordinate(text: string | undefined, negative: string): number | undefined {
-  if (!text || text.length < 2) return undefined;
-  const value = num(text.slice(1));
-  if (value === undefined) return undefined;
-  return text[0] === negative ? -value : value;
-}
 
 interface Building {
   record: DecodedRecord;
@@ -68,193 +35,9 @@ function newRecord(imei: string, fixTime: number): Building {
   };
 }
 
-/** Applies one `TAG:v1;v2;...` fragment (unknown tags and unparsable values are skipped, never thrown). */
-function applyFragment(b: Building, fragment: string): void {
-  const colon = fragment.indexOf(':');
-  if (colon < 0) return;
-  const tag = fragment.slice(0, colon);
-  const v = colon === fragment.length - 1 ? [] : fragment.slice(colon + 1).split(';');
-  const { record, attributes } = b;
-  const io: Record<number, IoValue> = record.io;
-  switch (tag) {
-    case 'GPS': {
-      record.valid = v[0] === 'A';
-      record.satellites = num(v[1]) ?? 0;
-      const lat = coordinate(v[2], 'S');
-      const lon = coordinate(v[3], 'W');
-      if (lat !== undefined && lon !== undefined && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
-        record.latitude = lat;
-        record.longitude = lon;
-      } else record.valid = false;
-      record.speed = num(v[4]) ?? 0;
-      record.course = num(v[5]) ?? 0;
-      const alt = num(v[6]);
-      if (alt !== undefined) record.altitude = alt;
-      const hdop = num(v[7]);
-      if (hdop !== undefined) record.hdop = hdop;
-      const vdop = num(v[8]);
-      if (vdop !== undefined) attributes['vdop'] = vdop;
-      break;
-    }
-    case 'GSM': {
-      const signal = num(v[1]);
-      if (signal !== undefined) io[21] = signal;
-      const mcc = num(v[2]);
-      const mnc = num(v[3]);
-      const lac = hexNum(v[4]);
-      const cid = hexNum(v[5]);
-      const rssi = num(v[6]);
-      if (mcc !== undefined) attributes['mcc'] = mcc;
-      if (mnc !== undefined) attributes['mnc'] = mnc;
-      if (lac !== undefined) attributes['lac'] = lac;
-      if (cid !== undefined) attributes['cid'] = cid;
-      if (rssi !== undefined) attributes['rssi'] = rssi;
-      break;
-    }
-    case 'COT': {
-      const odometer = num(v[0]);
-      if (odometer !== undefined) io[16] = odometer;
-      if (v[1] !== undefined && v[1] !== '') {
-        const parts = v[1].split('-').map((x) => num(x) ?? 0);
-        attributes['hours'] = ((parts[0] ?? 0) * 3600 + (parts[1] ?? 0) * 60 + (parts[2] ?? 0)) * 1000;
-      }
-      break;
-    }
-    case 'ADC': {
-      const power = num(v[0]);
-      const battery = num(v[1]);
-      if (power !== undefined) io[66] = Math.round(power * 1000);
-      if (battery !== undefined) io[67] = Math.round(battery * 1000);
-      const adc1 = num(v[2]);
-      const adc2 = num(v[3]);
-      if (adc1 !== undefined) {
-        attributes['adc1'] = adc1;
-        io[9] = Math.round(adc1 * 1000);
-      }
-      if (adc2 !== undefined) attributes['adc2'] = adc2;
-      break;
-    }
-    case 'DTT': {
-      const status = hexNum(v[0]);
-      if (status !== undefined) attributes['status'] = status;
-      const bits = hexNum(v[1]);
-      if (bits !== undefined) {
-        io[239] = bits & 1;
-        io[1] = (bits >> 1) & 1;
-        io[2] = (bits >> 2) & 1;
-        attributes['in3'] = ((bits >> 3) & 1) === 1;
-        attributes['in4'] = ((bits >> 4) & 1) === 1;
-        io[179] = (bits >> 5) & 1;
-        io[180] = (bits >> 6) & 1;
-        attributes['out3'] = ((bits >> 7) & 1) === 1;
-      }
-      if (v[2] !== undefined || v[3] !== undefined) attributes['geofence'] = (v[2] ?? '') + (v[3] ?? '');
-      if (v[4] !== undefined) attributes['eventStatus'] = v[4];
-      if (v[5] !== undefined) attributes['packetType'] = v[5];
-      break;
-    }
-    case 'ETD':
-      if (v[0] !== undefined) attributes['eventData'] = v[0];
-      break;
-    case 'OBD':
-      if (v[0] !== undefined) attributes['obd'] = v[0];
-      break;
-    case 'TAG':
-      if (v[0] !== undefined) attributes['tagData'] = v[0];
-      break;
-    case 'IWD': {
-      let i = 0;
-      while (i + 1 < v.length) {
-        const sensor = num(v[i++]);
-        const kind = num(v[i++]);
-        if (kind === 0) attributes['driverUniqueId'] = v[i++] ?? '';
-        else if (kind === 1) {
-          i += 1; // sensor serial number
-          const temp = num(v[i++]);
-          if (sensor !== undefined && temp !== undefined) attributes[`temp${sensor}`] = temp;
-        } else break;
-      }
-      break;
-    }
-    case 'SYS':
-      if (v[0] !== undefined) attributes['model'] = v[0];
-      if (v[1] !== undefined) attributes['firmware'] = v[1];
-      break;
-    default:
-      break;
-  }
-}
-
 function finish(b: Building): DecodedRecord {
   if (Object.keys(b.attributes).length > 0) b.record.attributes = b.attributes;
   return b.record;
-}
-
-function decodeItem(imei: string, item: string, out: DecodedMessage[], records: DecodedRecord[]): void {
-  const fragments = item.split(',');
-  const first = fragments[0] ?? '';
-  if (!/^\d{12}$/.test(first)) {
-    // Not a position: a command answer (e.g. `RST`).
-    out.push({
-      type: 'command-response',
-      response: { imei, protocol: 'gosafe', text: item, isHex: false, responseType: 'text' },
-    });
-    return;
-  }
-  const time = parseTime(first);
-  if (time === undefined) {
-    out.push({ type: 'ignored', protocol: 'gosafe', imei, reason: `record with invalid time ${first}` });
-    return;
-  }
-  const b = newRecord(imei, time);
-  for (let i = 1; i < fragments.length; i++) {
-    const f = fragments[i] as string;
-    if (f === '') continue;
-    if (/^[0-9a-fA-F]+$/.test(f)) b.record.eventId = parseInt(f.slice(-8), 16);
-    else applyFragment(b, f);
-  }
-  records.push(finish(b));
-}
-
-const OLD_RE =
-  /^GPS:(\d\d)(\d\d)(\d\d);(?:\d;)?([AV]);([NS])(\d+\.\d+);([EW])(\d+\.\d+);(\d+)?;(\d+);(\d+\.?\d*)?(\d\d)(\d\d)(\d\d)/;
-
-/** Decodes one text message (`*GS..,imei,...` with or without the trailing `#`). */
-function decodeText(text: string): DecodedMessage[] | ProtocolError {
-  const body = text.endsWith('#') ? text.slice(0, -1) : text;
-  const head = /^\*GS(\d+),(\d{1,20})(?:,(.*))?$/s.exec(body);
-  if (!head) return protocolError('malformed', 'not a *GS text message');
-  const version = head[1] as string;
-  const imei = head[2] as string;
-  const data = head[3];
-  const out: DecodedMessage[] = [];
-  if (data === undefined || data === '') {
-    out.push({ type: 'heartbeat', protocol: 'gosafe', imei });
-    return out;
-  }
-  if (version === '02') {
-    const m = OLD_RE.exec(data);
-    if (!m) {
-      out.push({ type: 'ignored', protocol: 'gosafe', imei, reason: 'unrecognised *GS02 content' });
-      return out;
-    }
-    const [hh, mi, ss] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const [dd, mo, yy] = [Number(m[12]), Number(m[13]), Number(m[14])];
-    const fixTime = Date.UTC(2000 + yy, mo - 1, dd, hh, mi, ss);
-    const b = newRecord(imei, fixTime);
-    b.record.valid = m[4] === 'A';
-    b.record.latitude = (m[5] === 'S' ? -1 : 1) * Number(m[6]);
-    b.record.longitude = (m[7] === 'W' ? -1 : 1) * Number(m[8]);
-    b.record.speed = Number(m[9] ?? 0);
-    b.record.course = Number(m[10]);
-    if (m[11] !== undefined) b.record.hdop = Number(m[11]);
-    out.push({ type: 'records', protocol: 'gosafe', imei, records: [finish(b)] });
-    return out;
-  }
-  const records: DecodedRecord[] = [];
-  for (const item of data.split('$')) decodeItem(imei, item, out, records);
-  if (records.length > 0) out.unshift({ type: 'records', protocol: 'gosafe', imei, records });
-  return out;
 }
 
 /** Removes the binary escaping: `1b 00` -> `1b`, `1b e3` -> `f8`. */
@@ -324,8 +107,10 @@ function decodeBinary(frame: Uint8Array): DecodedMessage[] {
 /**
  * Decodes one complete GoSafe message whose boundaries the caller knows (a UDP datagram, a capture):
  * text `*GS...` (the trailing `#` optional) or a binary `f8 ... f8` frame (escaped as on the wire).
- * Reply is always `1234`, as the device expects for every message. With `unescaped` the binary frame's
- * `1b` escaping was already removed (Traccar's protocol-decoder vectors are given that way). Never throws.
+ * The reply `1234` is given only for a message that decoded: an `undecodable` one (see ./text.ts) is
+ * consumed without a reply so the device keeps it, and the gateway archives its bytes. With `unescaped`
+ * the binary frame's `1b` escaping was already removed (Traccar's protocol-decoder vectors are given
+ * that way). Never throws.
  */
 export function decodeGoSafeMessage(
   message: Uint8Array,
@@ -340,14 +125,27 @@ export function decodeGoSafeMessage(
   }
   try {
     if (message[0] === 0x2a) {
-      const result = decodeText(bytesToAscii(message));
-      if (!Array.isArray(result)) return { consumed: 0, messages: [], error: result };
-      return { consumed: message.length, messages: result, reply: GOSAFE_ACK.slice() };
+      const result = decodeGoSafeText(bytesToAscii(message), message);
+      if ('malformed' in result)
+        return { consumed: 0, messages: [], error: protocolError('malformed', result.malformed) };
+      const out: DecodeResult = { consumed: message.length, messages: result.messages };
+      if (result.answered) out.reply = GOSAFE_ACK.slice();
+      return out;
     }
     if (message[0] === 0xf8 && message.length >= 2 && message[message.length - 1] === 0xf8) {
       const plain = options.unescaped ? message : unescapeGoSafe(message);
-      if (!(plain instanceof Uint8Array)) return { consumed: 0, messages: [], error: plain };
-      return { consumed: message.length, messages: decodeBinary(plain), reply: GOSAFE_ACK.slice() };
+      const undecodable = (reason: string): DecodeResult => ({
+        consumed: message.length,
+        messages: [{ type: 'undecodable', protocol: 'gosafe', frame: message.slice(), reason }],
+      });
+      if (!(plain instanceof Uint8Array)) return undecodable(plain.message);
+      let messages: DecodedMessage[];
+      try {
+        messages = decodeBinary(plain);
+      } catch (caught) {
+        return undecodable(toProtocolError(caught).message);
+      }
+      return { consumed: message.length, messages, reply: GOSAFE_ACK.slice() };
     }
     return {
       consumed: 0,
@@ -404,7 +202,7 @@ export function createGoSafeSession(options: { maxFrameSize?: number } = {}): Go
           break;
         }
         messages.push(...result.messages);
-        replies += 1;
+        if (result.reply) replies += 1;
         consumed = end + 1;
       }
       const out: DecodeResult = { consumed, messages };

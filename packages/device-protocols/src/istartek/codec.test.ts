@@ -31,10 +31,15 @@ describe('istartek framing', () => {
     ]);
   });
 
-  it('unparsable position content is ignored, not an error', () => {
-    const r = createIStartekSession().decode(encodeIStartekFrame(IMEI, '000', 'garbage,,'));
+  it('unparsable position content is undecodable (kept whole, no reply), not an error', () => {
+    const bytes = encodeIStartekFrame(IMEI, '000', 'garbage,,');
+    const r = createIStartekSession().decode(bytes);
     expect(r.error).toBeUndefined();
-    expect(r.messages[0]?.type).toBe('ignored');
+    expect(r.consumed).toBe(bytes.length);
+    expect(r.reply).toBeUndefined();
+    const m = r.messages[0];
+    expect(m?.type).toBe('undecodable');
+    if (m?.type === 'undecodable') expect(Buffer.from(m.frame).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it('command encoder validates its inputs', () => {

@@ -188,33 +188,86 @@ function decodeSerial(imei: string, content: string, now: number): DecodedRecord
   return r;
 }
 
-const HEADER_RE = /^&&[\s\S](\d{1,5}),/;
+const HEADER_RE = /^&&([\s\S])(\d{1,5}),/;
 
-/** Decodes one complete `&&` frame (checked by the caller) into messages. */
-function decodeFrameText(text: string, now: number): DecodedMessage[] | ProtocolError {
+/**
+ * Position uploads (decision, from the vendor's VT-series protocol document):
+ * - `000` ordinary upload, no reply expected;
+ * - `010` ordinary upload that expects the server's reply: the device keeps the record and resends it
+ *   until it gets `$$<pack-no><len>,<IMEI>,010,<n><checksum>\r\n` (`<pack-no>` echoes the frame's index
+ *   character, `<n>` is the number of positions received);
+ * - `020` compressed (batched) upload of buffered positions: several records of the `000` layout in one
+ *   frame, separated by CRLF (as the 710 block separates its lines), answered like `010` with `020` and
+ *   the record count.
+ * A frame whose position content does not parse (any of its records) is `undecodable` as a whole and
+ * gets no reply: the device keeps it, the gateway archives the bytes.
+ */
+export const ISTARTEK_POSITION_TYPES: ReadonlySet<string> = new Set(['000', '010', '020']);
+const REPLY_TYPES = new Set(['010', '020']);
+
+interface FrameDecode {
+  messages: DecodedMessage[];
+  reply?: Uint8Array;
+}
+
+/** Decodes one complete `&&` frame (checked by the caller) into messages (and the reply it needs). */
+function decodeFrameText(text: string, frame: Uint8Array, now: number): FrameDecode | ProtocolError {
   // Strip the `&&`, index, length, checksum and CRLF.
   const header = HEADER_RE.exec(text);
   if (!header) return protocolError('bad_header', 'frame does not start with &&<index><length>,');
+  const packNo = header[1] as string;
   const body = text.slice(header[0].length, text.length - 4);
   const m = /^(\d{1,20}),([0-9A-Fa-f]{3}),([\s\S]*)$/.exec(body);
   if (!m) return protocolError('malformed', 'missing IMEI or type');
   const imei = m[1] as string;
   const type = (m[2] as string).toUpperCase();
   const content = m[3] as string;
-  if (type === '000') {
-    const record = decodePosition(imei, content);
-    if (!record) return [{ type: 'ignored', protocol: 'istartek', imei, reason: 'unparsable position' }];
-    return [{ type: 'records', protocol: 'istartek', imei, records: [record] }];
+  if (ISTARTEK_POSITION_TYPES.has(type)) {
+    const items = type === '020' ? content.split('\r\n').filter((x) => x !== '') : [content];
+    const records: DecodedRecord[] = [];
+    for (const item of items) {
+      const record = decodePosition(imei, item);
+      if (!record) {
+        const reason = `unparsable position in a ${type} frame`;
+        return {
+          messages: [{ type: 'undecodable', protocol: 'istartek', imei, frame: frame.slice(), reason }],
+        };
+      }
+      records.push(record);
+    }
+    if (records.length === 0) {
+      const reason = `${type} frame without positions`;
+      return {
+        messages: [{ type: 'undecodable', protocol: 'istartek', imei, frame: frame.slice(), reason }],
+      };
+    }
+    const out: FrameDecode = { messages: [{ type: 'records', protocol: 'istartek', imei, records }] };
+    if (REPLY_TYPES.has(type)) out.reply = encodeIStartekReply(imei, type, records.length, packNo);
+    return out;
   }
   if (type === '710') {
-    return [{ type: 'records', protocol: 'istartek', imei, records: [decodeSerial(imei, content, now)] }];
+    return {
+      messages: [
+        { type: 'records', protocol: 'istartek', imei, records: [decodeSerial(imei, content, now)] },
+      ],
+    };
   }
-  return [
-    {
-      type: 'command-response',
-      response: { imei, protocol: 'istartek', text: content.trim(), isHex: false, responseType: type },
-    },
-  ];
+  return {
+    messages: [
+      {
+        type: 'command-response',
+        response: { imei, protocol: 'istartek', text: content.trim(), isHex: false, responseType: type },
+      },
+    ],
+  };
+}
+
+/**
+ * Server -> device acknowledgement of a `010` / `020` upload: `$$<pack-no><len>,<IMEI>,<type>,<n>` +
+ * checksum + CRLF (the same framing as a command).
+ */
+export function encodeIStartekReply(imei: string, type: string, count: number, packNo = ':'): Uint8Array {
+  return encodeIStartekCommand(imei, `${type},${count}`, packNo);
 }
 
 export interface IStartekSession {
@@ -224,7 +277,7 @@ export interface IStartekSession {
 /**
  * TCP stream decoder. Frame: `&&`, index char, decimal length, `,`, IMEI, `,`, 3-hex type, `,`, content,
  * 2-hex checksum, CRLF. The length counts from the comma after it up to the checksum; the checksum is
- * the byte sum of everything before it. iStartek expects no reply.
+ * the byte sum of everything before it. Only `010` and `020` uploads are answered (see above).
  */
 export function createIStartekSession(options: IStartekOptions = {}): IStartekSession {
   const strict = options.verifyChecksum ?? true;
@@ -233,6 +286,7 @@ export function createIStartekSession(options: IStartekOptions = {}): IStartekSe
   return {
     decode(input: Uint8Array): DecodeResult {
       const messages: DecodedMessage[] = [];
+      const replies: Uint8Array[] = [];
       let consumed = 0;
       let error: ProtocolError | undefined;
       try {
@@ -305,18 +359,31 @@ export function createIStartekSession(options: IStartekOptions = {}): IStartekSe
               break;
             }
           }
-          const decoded = decodeFrameText(bytesToAscii(input.subarray(at, at + total)), now());
-          if (!Array.isArray(decoded)) {
+          const frame = input.subarray(at, at + total);
+          const decoded = decodeFrameText(bytesToAscii(frame), frame, now());
+          if ('code' in decoded) {
             error = decoded;
             break;
           }
-          messages.push(...decoded);
+          messages.push(...decoded.messages);
+          if (decoded.reply) replies.push(decoded.reply);
           consumed += total;
         }
       } catch (caught) {
         error = toProtocolError(caught);
       }
       const result: DecodeResult = { consumed, messages };
+      if (replies.length === 1) result.reply = replies[0] as Uint8Array;
+      else if (replies.length > 1) {
+        const size = replies.reduce((n, r) => n + r.length, 0);
+        const reply = new Uint8Array(size);
+        let o = 0;
+        for (const r of replies) {
+          reply.set(r, o);
+          o += r.length;
+        }
+        result.reply = reply;
+      }
       if (error) result.error = error;
       return result;
     },

@@ -4,6 +4,8 @@ export {
   encodeIStartekCommand,
   encodeIStartekFrame,
   encodeIStartekPosition,
+  encodeIStartekReply,
+  ISTARTEK_POSITION_TYPES,
   type IStartekOptions,
   type IStartekSession,
 } from './codec';

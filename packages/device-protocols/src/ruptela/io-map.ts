@@ -8,7 +8,13 @@ import type { IoValue } from '../records';
 export const RUPTELA_IO_MAP: ReadonlyArray<readonly [ruptelaId: number, specId: number, scale: number]> = [
   [2, 1, 1], // DIN1 -> digital input 1
   [3, 2, 1], // DIN2 -> digital input 2
+  // DIN3/DIN4 are in command-1 records too (1-byte group); installers commonly wire ignition to DIN4.
+  [4, 3, 1], // DIN3 -> digital input 3
+  [5, 4, 1], // DIN4 -> digital input 4
   [22, 9, 1], // AIN1 -> analog input
+  [23, 10, 1], // AIN2 (mV) -> analog input 2
+  [24, 11, 1], // AIN3 (mV) -> analog input 3
+  [25, 245, 1], // AIN4 (mV) -> analog input 4
   [27, 21, 1], // GSM signal level
   [29, 66, 1], // external power (mV) -> external voltage (unplugged detection)
   [30, 67, 1], // internal battery (mV) -> battery voltage

@@ -1,8 +1,13 @@
 import { ioElementCatalogue, type IoElementDefinition, type LocalizedName } from './catalogue';
+import { inputElementCatalogue } from './inputs';
 import { tyreElementCatalogue } from './tyres';
 
-/** Every element the product names: the spec's table, then the product's tyre extension. */
-const known: Record<number, IoElementDefinition> = { ...tyreElementCatalogue, ...ioElementCatalogue };
+/** Every element the product names: the spec's table, then the product's input and tyre extensions. */
+const known: Record<number, IoElementDefinition> = {
+  ...tyreElementCatalogue,
+  ...inputElementCatalogue,
+  ...ioElementCatalogue,
+};
 
 interface ReadingBase {
   /** Numeric id, or null when the record used a key that is not a number. */
