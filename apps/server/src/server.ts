@@ -7,6 +7,7 @@ import { registerUserRoutes } from './entities/users';
 import { registerLocationRoutes } from './modules/locations';
 import { registerNotificationRoutes } from './modules/notifications';
 import { registerRecordRoutes } from './modules/records';
+import { registerDeviceFieldRoutes } from './modules/device-field';
 import { registerFileRoutes } from './modules/files';
 import { registerWebSocket } from './realtime/ws';
 import { registerOpenApi } from './openapi/openapi';
@@ -32,6 +33,7 @@ export async function createServer(
   registerLocationRoutes(app);
   registerNotificationRoutes(app);
   registerRecordRoutes(app);
+  registerDeviceFieldRoutes(app);
   registerFileRoutes(app);
   registerShareRoutes(app);
   registerOpenApi(app);

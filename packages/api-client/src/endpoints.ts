@@ -63,6 +63,15 @@ import {
   unknownDeviceListQuerySchema,
   unknownDeviceSchema,
 } from './schemas/device';
+import {
+  deviceSensorsInputSchema,
+  deviceSensorsSchema,
+  frameCounterSchema,
+  rawFrameListQuerySchema,
+  rawFrameReplayInputSchema,
+  rawFrameReplayOutcomeSchema,
+  rawFrameSchema,
+} from './schemas/device-field';
 import { driverInputSchema, driverListQuerySchema, driverSchema } from './schemas/driver';
 import { fileParamsSchema, fileQuerySchema, uploadParamsSchema, uploadedFileSchema } from './schemas/files';
 import {
@@ -545,6 +554,49 @@ const deviceExtras = {
     response: paginated(deviceCommandSchema),
     auth: 'company',
     summary: 'Command history of a device',
+  }),
+  'devices.rawFrames': endpoint({
+    method: 'GET',
+    path: '/v1/devices/:uuid/raw-frames',
+    params: uuidParamsSchema,
+    query: rawFrameListQuerySchema,
+    response: dataEnvelope(z.array(rawFrameSchema)),
+    auth: 'company',
+    summary: 'Frames of a device the gateway could not decode (super admins)',
+  }),
+  'devices.rawFramesReplay': endpoint({
+    method: 'POST',
+    path: '/v1/devices/:uuid/raw-frames/replay',
+    params: uuidParamsSchema,
+    body: rawFrameReplayInputSchema,
+    response: dataEnvelope(z.array(rawFrameReplayOutcomeSchema)),
+    auth: 'company',
+    summary: 'Feed archived frames through the decoder again (super admins)',
+  }),
+  'devices.frameCounters': endpoint({
+    method: 'GET',
+    path: '/v1/devices/:uuid/frame-counters',
+    params: uuidParamsSchema,
+    response: dataEnvelope(z.array(frameCounterSchema)),
+    auth: 'company',
+    summary: 'Frames decoded, refused and archived per protocol',
+  }),
+  'devices.sensors': endpoint({
+    method: 'GET',
+    path: '/v1/devices/:uuid/sensors',
+    params: uuidParamsSchema,
+    response: dataEnvelope(deviceSensorsSchema),
+    auth: 'company',
+    summary: 'Sensor settings of a device (ignition, odometer, fuel calibration)',
+  }),
+  'devices.sensorsUpdate': endpoint({
+    method: 'PUT',
+    path: '/v1/devices/:uuid/sensors',
+    params: uuidParamsSchema,
+    body: deviceSensorsInputSchema,
+    response: dataEnvelope(deviceSensorsSchema),
+    auth: 'company',
+    summary: 'Record a new sensor setting of a device, applying from a chosen time',
   }),
 } as const;
 

@@ -5,6 +5,7 @@ export * from './schemas/auth';
 export * from './schemas/vehicle';
 export * from './schemas/driver';
 export * from './schemas/device';
+export * from './schemas/device-field';
 export * from './schemas/user';
 export * from './schemas/company';
 export * from './schemas/school';

@@ -6,6 +6,7 @@ export * from './constants';
 export * from './errors';
 export * from './status';
 export * from './io-elements';
+export * from './sensors';
 export * from './format';
 export * from './validation';
 export * from './permissions';

@@ -138,7 +138,7 @@ export const entityConfigs: Record<CrudEntity, EntityConfig> = {
     exclude: ['status'],
     statuses: entityStatuses,
     filters: {
-      type: ['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek'],
+      type: ['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek', 'osmand', 'mqtt'],
       current_status: ['online', 'offline', 'unplugged'],
     },
   },

@@ -22,6 +22,9 @@ import { IngestQueue } from './ingest-queue';
 import { StatusWriter } from './status-writer';
 import { gatewayFrame, gatewayRefused } from '../metrics/metrics';
 import { liveLocation, powerCutOf, toLocationInput, withIoElements } from './records';
+import { archiveRawFrame } from './raw-archive';
+import { FrameCounters } from './frame-counters';
+import { SensorSettingsCache, applySensors } from './sensors';
 
 export interface GatewayLogger {
   info(msg: string): void;
@@ -35,6 +38,8 @@ export interface GatewayDeps {
   /** The server config (or {@link gatewayConfig} of an env map). */
   config: GatewayConfig;
   storage: Pick<Storage, 'db' | 'insertLocations' | 'resolveDevice' | 'recordUnknownDevice'>;
+  /** How often frame counters are added to the database (default 5 s; tests flush on close). */
+  counterFlushMs?: number;
   bus: Bus;
   log?: GatewayLogger;
   now?: () => Date;
@@ -61,6 +66,8 @@ export interface GatewayStats {
 
 export interface Gateway {
   readonly ports: GatewayPorts;
+  readonly counters: FrameCounters;
+  readonly sensors: SensorSettingsCache;
   readonly commands: CommandService;
   readonly queue: IngestQueue;
   readonly stats: GatewayStats;
@@ -98,6 +105,41 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     log: (m) => log.info(m),
   });
   const stats: GatewayStats = { connections: 0, framesRejected: 0, unknownRefused: 0, storageFailures: 0 };
+  const counters = new FrameCounters(storage.db, deps.counterFlushMs ?? 5000, (err) =>
+    log.warn(`gateway: frame counters flush failed: ${errText(err)}`),
+  );
+  const sensors = new SensorSettingsCache(storage.db);
+
+  /**
+   * Keeps a frame that was not decoded (and is not acknowledged) in the raw-frame archive. The device
+   * is the one the frame names when it is registered, else the connection's device, else none.
+   */
+  async function archive(
+    protocol: string,
+    bytes: Uint8Array,
+    reason: string,
+    remote: string | null,
+    imei: string | undefined,
+    known: DeviceRef | null,
+  ): Promise<void> {
+    let device = known && (!imei || known.imei === imei) ? known : null;
+    if (!device && imei) device = await storage.resolveDevice(imei).catch(() => null);
+    const deviceId = device?.deviceId ?? null;
+    counters.count(deviceId, protocol, 'refused');
+    try {
+      await archiveRawFrame(storage.db, {
+        deviceId,
+        imei: device?.imei ?? imei ?? null,
+        protocol,
+        remoteAddress: remote,
+        bytes,
+        reason,
+      });
+      counters.count(deviceId, protocol, 'archived');
+    } catch (err) {
+      log.error(`gateway: could not archive a ${protocol} frame (${reason}): ${errText(err)}`);
+    }
+  }
   const registry = new Map<string, DeviceConnection>();
   const sockets = new Set<Socket>();
   const perIp = new Map<string, number>();
@@ -187,9 +229,12 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     const inputs: LocationInput[] = [];
     const perGroup: LocationInput[][] = [];
     for (const g of groups) {
+      const settings = await sensors.get(g.device.deviceId);
       const mine: LocationInput[] = new Array(g.records.length);
-      for (let i = 0; i < g.records.length; i++)
-        inputs.push((mine[i] = toLocationInput(g.records[i]!, g.device, at)));
+      for (let i = 0; i < g.records.length; i++) {
+        const record = applySensors(g.records[i]!, g.device.type, settings);
+        inputs.push((mine[i] = toLocationInput(record, g.device, at)));
+      }
       perGroup.push(mine);
     }
     if (inputs.length === 0) return;
@@ -266,7 +311,20 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
           if (res.messages.length > 0 || res.reply) {
             if (!(await this.handle(res))) return;
           }
-          if (res.error) return this.fail(`${res.error.code}: ${res.error.message}`);
+          if (res.error) {
+            // Nothing of the bad input is acknowledged; what is buffered of it is archived.
+            const reason = `${res.error.code}: ${res.error.message}`;
+            if (this.buf.length > 0)
+              await archive(
+                this.protocol,
+                this.buf.subarray(0, maxFrame),
+                reason,
+                this.remote,
+                undefined,
+                this.device,
+              );
+            return this.fail(reason);
+          }
           if (res.consumed === 0) {
             if (this.buf.length > maxFrame) this.fail(`frame_too_large: over ${maxFrame} bytes buffered`);
             break;
@@ -308,6 +366,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     private async handle(res: DecodeResult): Promise<boolean> {
       const groups: { device: DeviceRef; records: DecodedRecord[] }[] = [];
       const answers: CommandResponse[] = [];
+      const undecodable: { imei?: string; frame: Uint8Array; reason: string }[] = [];
       for (const msg of res.messages) {
         if (msg.type === 'identification') {
           const dev = await this.resolve(msg.imei);
@@ -321,7 +380,16 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
           if (msg.imei && !this.device && !(await this.resolve(msg.imei))) return false;
         } else if (msg.type === 'command-response') {
           answers.push(msg.response);
+        } else if (msg.type === 'undecodable') {
+          undecodable.push(msg);
         }
+      }
+      for (const u of undecodable) {
+        stats.framesRejected++;
+        log.warn(
+          `gateway: ${this.protocol} ${u.imei ?? '?'} ${this.remote}: undecodable frame archived: ${u.reason}`,
+        );
+        await archive(this.protocol, u.frame, u.reason, this.remote, u.imei, this.device);
       }
       if (groups.length > 0) {
         try {
@@ -330,6 +398,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
           this.fail(`storage failure, nothing acknowledged: ${errText(err)}`);
           return false;
         }
+        for (const g of groups) counters.count(g.device.deviceId, this.protocol, 'decoded');
       }
       if (this.closed || this.socket.destroyed) return false;
       if (res.reply) this.socket.write(res.reply);
@@ -466,15 +535,20 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     sock.on('message', (msg, rinfo) => {
       void (async () => {
         const res = protocol === 'teltonika' ? decodeTeltonikaUdp(msg) : decodeGoSafeMessage(msg);
+        const remote = `${rinfo.address}:${rinfo.port}`;
         if (res.error) {
           stats.framesRejected++;
-          log.warn(
-            `gateway: ${protocol} udp ${rinfo.address}:${rinfo.port}: ${res.error.code}: ${res.error.message}`,
-          );
+          log.warn(`gateway: ${protocol} udp ${remote}: ${res.error.code}: ${res.error.message}`);
+          await archive(protocol, msg, `${res.error.code}: ${res.error.message}`, remote, undefined, null);
           return;
         }
         const groups: { device: DeviceRef; records: DecodedRecord[] }[] = [];
         for (const m of res.messages) {
+          if (m.type === 'undecodable') {
+            stats.framesRejected++;
+            await archive(protocol, m.frame, m.reason, remote, m.imei, null);
+            continue;
+          }
           const imei = m.type === 'command-response' ? m.response.imei : m.imei;
           if (!imei) continue;
           const dev = await storage.resolveDevice(imei);
@@ -493,6 +567,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
           log.warn(`gateway: ${protocol} udp storage failure, nothing acknowledged: ${errText(err)}`);
           return;
         }
+        for (const g of groups) counters.count(g.device.deviceId, protocol, 'decoded');
         if (res.reply && !closing) sock.send(res.reply, rinfo.port, rinfo.address);
       })().catch((err: unknown) => log.warn(`gateway: udp ${protocol}: ${errText(err)}`));
     });
@@ -530,6 +605,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     }
     try {
       await ingest(groups, true);
+      for (const g of groups) counters.count(g.device.deviceId, source, 'decoded');
       return 200;
     } catch (err) {
       log.warn(`gateway: ${source} storage failure, not acknowledged: ${errText(err)}`);
@@ -564,6 +640,19 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
             stats.framesRejected++;
             log.warn(
               `gateway: osmand ${req.socket.remoteAddress ?? '?'}: ${parsed.error.code}: ${parsed.error.message}`,
+            );
+            // Archived as `<method> <url>\n<content-type>\n\n<body>` (./replay.ts reads it back).
+            const idMatch = /[?&](?:id|deviceid)=([0-9A-Za-z]{4,32})(?:&|$)/.exec(url);
+            await archive(
+              'osmand',
+              Buffer.concat([
+                Buffer.from(`${req.method ?? 'GET'} ${url}\n${req.headers['content-type'] ?? ''}\n\n`),
+                ...chunks,
+              ]),
+              `${parsed.error.code}: ${parsed.error.message}`,
+              req.socket.remoteAddress ?? null,
+              idMatch?.[1],
+              null,
             );
             res.writeHead(400).end();
             return;
@@ -611,6 +700,15 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         if (parsed.error) {
           stats.framesRejected++;
           log.warn(`gateway: mqtt ${packet.topic}: ${parsed.error.code}: ${parsed.error.message}`);
+          // Acknowledged to the broker (a redelivery would fail the same way) but kept in the archive.
+          await archive(
+            'mqtt',
+            typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload,
+            `${parsed.error.code}: ${parsed.error.message}`,
+            null,
+            imeiFromTopic && /^\d{1,20}$/.test(imeiFromTopic) ? imeiFromTopic : undefined,
+            null,
+          );
           return done();
         }
         const status = await ingestGeneric(parsed.records, 'mqtt', null);
@@ -675,6 +773,8 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
 
   return {
     ports,
+    counters,
+    sensors,
     commands,
     queue,
     stats,
@@ -699,6 +799,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       if (dispatchTimer) clearTimeout(dispatchTimer);
       await queue.drain();
       await status.flush();
+      await counters.close();
     },
   };
 }

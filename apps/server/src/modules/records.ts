@@ -276,7 +276,7 @@ export function registerRecordRoutes(app: FastifyInstance): void {
         rows.map((r) => ({
           uuid: r.uuid,
           imei: r.imei,
-          type: (['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek'].includes(
+          type: (['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek', 'osmand', 'mqtt'].includes(
             r.protocol ?? '',
           )
             ? r.protocol

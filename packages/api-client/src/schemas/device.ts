@@ -19,8 +19,20 @@ import {
   uuidSchema,
 } from './common';
 
-/** Device types of the spec: Teltonika, Ruptela, GoSafe, Door technologies, iStartek. */
-export const deviceTypes = ['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek'] as const;
+/**
+ * Device types of the spec (Teltonika, Ruptela, GoSafe, Door technologies, iStartek) plus the two generic
+ * transports the gateway serves (issue 19): `osmand` (phone apps and trackers speaking the OsmAnd HTTP
+ * protocol, e.g. Traccar Client) and `mqtt` (the product's MQTT JSON form).
+ */
+export const deviceTypes = [
+  'teltonika',
+  'ruptela',
+  'gosafe',
+  'door_technologies',
+  'istartek',
+  'osmand',
+  'mqtt',
+] as const;
 export const deviceTypeSchema = z.enum(deviceTypes, { error: fieldError('Device type') });
 export type DeviceType = z.infer<typeof deviceTypeSchema>;
 

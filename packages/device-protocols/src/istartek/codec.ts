@@ -104,6 +104,10 @@ function decodePosition(imei: string, content: string): DecodedRecord | undefine
   const inputs = hexNum(f[15]);
   if (inputs !== undefined) {
     attributes['input'] = inputs;
+    // Inputs as wired: input 1 -> io 1, input 2 -> io 2 (a device's sensor setting may name either as
+    // the ignition); input 2 is the vendor's ignition line and also io 239.
+    io[1] = inputs & 1;
+    io[2] = (inputs >> 1) & 1;
     io[239] = (inputs >> 1) & 1;
     io[90] = (inputs >> 2) & 1;
   }

@@ -288,7 +288,26 @@ function decodeBody(bytes: Uint8Array, start: number, end: number, ctx: FrameCon
     });
     return;
   }
-  ctx.messages.push({ type: 'ignored', protocol: 'ruptela', imei, reason: `command ${command}` });
+  // A command this decoder does not know: kept whole for a later decoder, never answered.
+  ctx.messages.push({
+    type: 'undecodable',
+    protocol: 'ruptela',
+    imei,
+    frame: bytes.slice(start, end + 2),
+    reason: `unknown command ${command}`,
+  });
+}
+
+function undecodableFrame(frame: Uint8Array, reason: string): DecodedMessage {
+  let imei = 0n;
+  for (let i = 2; i < 10 && i < frame.length; i++) imei = (imei << 8n) | BigInt(frame[i] as number);
+  return {
+    type: 'undecodable',
+    protocol: 'ruptela',
+    imei: imei.toString().padStart(15, '0'),
+    frame,
+    reason,
+  };
 }
 
 export interface RuptelaSession {
@@ -338,11 +357,15 @@ export function createRuptelaSession(options: RuptelaSessionOptions = {}): Rupte
         if (input.length - at < total) break;
         error = checkCrc(input, at, at + 2 + n);
         if (error) break;
+        const mark = [ctx.messages.length, ctx.replies.length] as const;
         try {
           decodeBody(input, at, at + 2 + n, ctx);
         } catch (caught) {
-          error = toProtocolError(caught);
-          break;
+          // The CRC holds, so the frame arrived as sent: its content is what we cannot read. It is
+          // handed over whole as undecodable (archived by the gateway), never half-decoded or answered.
+          ctx.messages.length = mark[0];
+          ctx.replies.length = mark[1];
+          ctx.messages.push(undecodableFrame(input.slice(at, at + total), toProtocolError(caught).message));
         }
         consumed += total;
       }
@@ -391,7 +414,8 @@ export function decodeRuptelaMessage(
   try {
     decodeBody(message, 0, message.length - 2, ctx);
   } catch (caught) {
-    return { consumed: 0, messages: [], error: toProtocolError(caught) };
+    const reason = toProtocolError(caught).message;
+    return { consumed: message.length, messages: [undecodableFrame(message.slice(), reason)] };
   }
   const result: DecodeResult = { consumed: message.length, messages: ctx.messages };
   if (ctx.replies.length > 0) result.reply = concatBytes(ctx.replies);

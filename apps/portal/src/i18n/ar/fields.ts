@@ -188,6 +188,8 @@ export const fields = {
       gosafe: 'GoSafe',
       door_technologies: 'Door technologies',
       istartek: 'iStartek',
+      osmand: 'OsmAnd (تطبيق الهاتف)',
+      mqtt: 'MQTT JSON',
     },
     gender: { male: 'ذكر', female: 'أنثى' },
     schoolType: { public: 'حكومية', private: 'خاصة' },

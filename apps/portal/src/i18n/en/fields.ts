@@ -192,6 +192,8 @@ export const fields = {
       gosafe: 'GoSafe',
       door_technologies: 'Door technologies',
       istartek: 'iStartek',
+      osmand: 'OsmAnd (phone app)',
+      mqtt: 'MQTT JSON',
     },
     gender: { male: 'Male', female: 'Female' },
     schoolType: { public: 'Public', private: 'Private' },
