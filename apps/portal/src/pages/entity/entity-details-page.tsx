@@ -25,6 +25,9 @@ import { useCoreText } from '../../i18n/core-text';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { CommandsPanel } from '../../commands/commands-panel';
+import { SensorsPanel } from '../../devices/sensors-panel';
+import { FramesPanel } from '../../devices/frames-panel';
+import { ConnectHelp } from '../../devices/connect-help';
 import { VehicleLivePanel } from '../live/vehicle-live-panel';
 import { GeofencePreview } from '../../geofences/geofence-preview';
 
@@ -132,6 +135,13 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
         />
       </DetailSection>
       {entity === 'devices' ? <CommandsPanel deviceUuid={uuid} deviceType={String(item.type ?? '')} /> : null}
+      {entity === 'devices' ? (
+        <>
+          <ConnectHelp type={String(item.type ?? '')} imei={String(item.imei ?? '')} />
+          <SensorsPanel deviceUuid={uuid} />
+          <FramesPanel deviceUuid={uuid} />
+        </>
+      ) : null}
       {entity === 'vehicles' && typeof item.device_imei === 'string' ? (
         <CommandsPanel deviceImei={item.device_imei} />
       ) : null}
