@@ -51,6 +51,23 @@ export const gatewayEnvShape = {
    * silent for this long is marked offline (a report marks it online again).
    */
   GATEWAY_CONNECTIONLESS_OFFLINE_S: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
+   * Unknown-IMEI attempts one remote address may make per minute before it is throttled: further
+   * connections from it are closed at once (no decode, no database write) until the minute ends; the
+   * throttled attempts are still counted on the unknown-devices list.
+   */
+  /**
+   * A fix time further ahead of the server clock than this is a device clock fault: the record is
+   * stored flagged (`valid` false: kept, but not the vehicle's position and ignored by trips, reports and
+   * the live map), at the receive time.
+   */
+  GATEWAY_MAX_FUTURE_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 86_400)
+    .default(86_400),
+  GATEWAY_UNKNOWN_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Generic JSON trackers over MQTT (subscribed when set), e.g. mqtt://127.0.0.1:1883. */
   MQTT_URL: z
     .string()

@@ -465,3 +465,66 @@ function osmandWithLongNames(bytes: Uint8Array, imei: string): DecodeResult {
   const text = Buffer.from(bytes).toString('utf8').replace('latitude=', 'lat=').replace('longitude=', 'lon=');
   return baseOsmand(Buffer.from(text), imei);
 }
+
+describe('gateway hygiene', () => {
+  it('a fix time beyond GATEWAY_MAX_FUTURE_S is stored flagged: answered, kept, never the latest position', async () => {
+    const g = await startGateway({
+      config: { ...h.config, GATEWAY_MAX_FUTURE_S: 3600 },
+      storage: h.storage,
+      bus: h.bus,
+      counterFlushMs: 0,
+    });
+    gw = g;
+    const imei = '358696043770001';
+    const [dev] = (await addDevices(h.storage.db, w.a.id, [{ imei, type: 'gosafe' }])).devices;
+    const c = new RawClient(g.ports.gosafe!);
+    await c.send(latin1(`*GS02,${imei},GPS:120000;3;N25.078360;E55.180720;42;275;1.0;311235#`));
+    expect((await c.take(4)).toString('latin1')).toBe('1234');
+    const rows = await waitFor(async () => {
+      const r = await h.storage.db.query<{ valid: boolean }>(
+        `SELECT valid FROM locations WHERE device_id = $1`,
+        [dev!.id],
+      );
+      return r.length === 1 ? r : null;
+    });
+    expect(rows[0]!.valid).toBe(false);
+    const latest = await h.storage.db.query(`SELECT 1 FROM latest_locations WHERE device_id = $1`, [dev!.id]);
+    expect(latest).toHaveLength(0);
+    c.close();
+  });
+
+  it('unknown IMEIs from one address are throttled after the per-minute limit and still counted', async () => {
+    const g = await startGateway({
+      config: { ...h.config, GATEWAY_UNKNOWN_PER_IP_PER_MIN: 2 },
+      storage: h.storage,
+      bus: h.bus,
+      counterFlushMs: 0,
+    });
+    gw = g;
+    const imei = '356307042449999';
+    const hello = Buffer.from([0x00, 0x0f, ...latin1(imei)]);
+    for (let i = 0; i < 2; i++) {
+      const c = new RawClient(g.ports.teltonika!);
+      await c.send(hello);
+      expect([...(await c.take(1))]).toEqual([0]);
+      await waitFor(() => c.closed, 3000, 'close');
+    }
+    // Third attempt within the minute: closed at once, nothing decoded or answered.
+    const c = new RawClient(g.ports.teltonika!);
+    await c.send(hello).catch(() => undefined);
+    await waitFor(() => c.closed, 3000, 'close');
+    expect(c.received.length).toBe(0);
+    await g.close();
+    gw = undefined;
+    const list = await call(h.app, {
+      method: 'GET',
+      url: '/v1/devices/unknown',
+      token: w.users.super.token,
+      company: w.a.uuid,
+    });
+    const row = (list.json() as { data: { imei: string; attempts: number }[] }).data.find(
+      (d) => d.imei === imei,
+    );
+    expect(row?.attempts).toBe(3);
+  });
+});

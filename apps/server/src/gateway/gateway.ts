@@ -25,6 +25,7 @@ import { liveLocation, powerCutOf, toLocationInput, withIoElements } from './rec
 import { archiveRawFrame } from './raw-archive';
 import { FrameCounters } from './frame-counters';
 import { SensorSettingsCache, applySensors } from './sensors';
+import { UnknownThrottle } from './unknown-throttle';
 
 export interface GatewayLogger {
   info(msg: string): void;
@@ -180,9 +181,23 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
   const bg = (p: Promise<unknown>, what: string) =>
     void p.catch((err: unknown) => log.warn(`gateway: ${what} failed: ${errText(err)}`));
 
+  const unknownThrottle = new UnknownThrottle(config.GATEWAY_UNKNOWN_PER_IP_PER_MIN);
+  /** Adds the attempts a throttle window dropped to the unknown-devices list. */
+  async function recordDropped(all = false): Promise<void> {
+    for (const d of unknownThrottle.drain(all)) {
+      await storage.db
+        .query(
+          `UPDATE unknown_devices SET attempts = attempts + $2, last_attempt_at = now() WHERE imei = $1`,
+          [d.imei.slice(0, 64), d.dropped],
+        )
+        .catch((err: unknown) => log.warn(`gateway: could not count throttled attempts: ${errText(err)}`));
+    }
+  }
+
   async function refuse(imei: string, protocol: string, remote: string | null): Promise<void> {
     stats.unknownRefused++;
     gatewayRefused(protocol, 'unknown_device');
+    if (!unknownThrottle.refused(remote ?? '?', imei.slice(0, 64), protocol)) return;
     log.warn(`gateway: refused unknown ${protocol} device ${imei.slice(0, 32)} from ${remote ?? '?'}`);
     await storage.recordUnknownDevice(imei, protocol, remote).catch((err: unknown) => {
       log.warn(`gateway: could not record unknown device: ${errText(err)}`);
@@ -233,7 +248,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       const mine: LocationInput[] = new Array(g.records.length);
       for (let i = 0; i < g.records.length; i++) {
         const record = applySensors(g.records[i]!, g.device.type, settings);
-        inputs.push((mine[i] = toLocationInput(record, g.device, at)));
+        inputs.push((mine[i] = toLocationInput(record, g.device, at, config.GATEWAY_MAX_FUTURE_S * 1000)));
       }
       perGroup.push(mine);
     }
@@ -447,6 +462,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       const ip = socket.remoteAddress ?? '?';
       const fromIp = perIp.get(ip) ?? 0;
       if (
+        unknownThrottle.blocked(ip) ||
         closing ||
         stats.connections >= config.GATEWAY_MAX_CONNECTIONS ||
         fromIp >= config.GATEWAY_MAX_CONNECTIONS_PER_IP
@@ -524,6 +540,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         if (!connected.has(id)) status.set(id, 'offline', now());
       }
       sweepStale();
+      bg(recordDropped(), 'throttled attempts');
     },
     Math.max(250, Math.min(30_000, offlineMs / 4)),
   );
@@ -533,6 +550,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     const sock = createSocket('udp4');
     udpSockets.push(sock);
     sock.on('message', (msg, rinfo) => {
+      if (unknownThrottle.blocked(rinfo.address)) return;
       void (async () => {
         const res = protocol === 'teltonika' ? decodeTeltonikaUdp(msg) : decodeGoSafeMessage(msg);
         const remote = `${rinfo.address}:${rinfo.port}`;
@@ -800,6 +818,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       await queue.drain();
       await status.flush();
       await counters.close();
+      await recordDropped(true);
     },
   };
 }

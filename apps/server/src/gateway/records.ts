@@ -19,11 +19,17 @@ const MAX_FUTURE_MS = 24 * 3600 * 1000;
  * Design decisions (the spec does not say):
  * - A record without a GPS fix (`valid` false) or with impossible coordinates is stored with null
  *   coordinates, so live updates keep the previous position (spec section 4); its IO data is kept.
- * - A fix time before 2000 or more than a day in the future is stored as `valid: false` (raw only): it
- *   can never become the vehicle's latest position.
+ * - A fix time before 2000 or more than `maxFutureMs` (GATEWAY_MAX_FUTURE_S, default a day) in the future
+ *   is stored as `valid: false` (raw only): it can never become the vehicle's latest position, and the
+ *   pipeline ignores it (no trips, reports or live updates from it).
  * - Ignition absent from the record counts as off; `is_idle` is ignition on and speed under 3 km/h.
  */
-export function toLocationInput(record: DecodedRecord, device: DeviceRef, now: number): LocationInput {
+export function toLocationInput(
+  record: DecodedRecord,
+  device: DeviceRef,
+  now: number,
+  maxFutureMs = MAX_FUTURE_MS,
+): LocationInput {
   const hasFix =
     record.valid &&
     Number.isFinite(record.latitude) &&
@@ -31,7 +37,7 @@ export function toLocationInput(record: DecodedRecord, device: DeviceRef, now: n
     Math.abs(record.latitude) <= 90 &&
     Math.abs(record.longitude) <= 180 &&
     !(record.latitude === 0 && record.longitude === 0);
-  const timeOk = record.fixTime >= MIN_FIX_MS && record.fixTime <= now + MAX_FUTURE_MS;
+  const timeOk = record.fixTime >= MIN_FIX_MS && record.fixTime <= now + maxFutureMs;
   const ioJson = ioJsonOf(record.io);
   return {
     deviceId: device.deviceId,
