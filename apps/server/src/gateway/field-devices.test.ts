@@ -466,6 +466,88 @@ function osmandWithLongNames(bytes: Uint8Array, imei: string): DecodeResult {
   return baseOsmand(Buffer.from(text), imei);
 }
 
+describe('fuzz through the gateway: no acknowledgement without a stored record', () => {
+  it('GoSafe and iStartek 010: seeded mutations; every answer stands for a stored frame, every refusal is archived', async () => {
+    const g = await start();
+    const gsImei = '358696043775555';
+    const isImei = '868703050175555';
+    const [gsDev, isDev] = (
+      await addDevices(h.storage.db, w.a.id, [
+        { imei: gsImei, type: 'gosafe' },
+        { imei: isImei, type: 'istartek' },
+      ])
+    ).devices;
+    let seed = 19;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const corrupt = (text: string) => {
+      // Replace one character of the content (never the frame markers) by a letter.
+      const at = 20 + rnd(text.length - 24);
+      return text.slice(0, at) + 'xQ#,;'[rnd(4)]!.replace('#', 'Z') + text.slice(at + 1);
+    };
+    const N = 40;
+    let gsSent = '';
+    let isSent = Buffer.alloc(0);
+    const isReplies: string[] = [];
+    for (let i = 0; i < N; i++) {
+      const mm = String(Math.floor(i / 60)).padStart(2, '0');
+      const ss = String(i % 60).padStart(2, '0');
+      let gs = `*GS02,${gsImei},GPS:10${mm}${ss};3;N25.0${String(i).padStart(4, '0')};E55.180720;${i};90;1.0;181126,MGR:${1000 + i}#`;
+      let is = ISTARTEK_POSITION.replace('261118100000', `26111810${mm}${ss}`);
+      if (rnd(3) === 0) gs = corrupt(gs);
+      if (rnd(3) === 0) is = corrupt(is);
+      gsSent += gs;
+      const index = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[i]!;
+      isSent = Buffer.concat([isSent, istartek(isImei, index, '010', is)]);
+      isReplies.push(istartekReply(isImei, index, '010', 1));
+    }
+    const gc = new RawClient(g.ports.gosafe!);
+    const ic = new RawClient(g.ports.istartek!);
+    await gc.send(latin1(gsSent));
+    await ic.send(isSent);
+    const stored = async (deviceId: number) =>
+      (
+        await h.storage.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM locations WHERE device_id = $1`,
+          [deviceId],
+        )
+      )[0]!.n;
+    const archived = async (deviceId: number) =>
+      (
+        await h.storage.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM raw_frames WHERE device_id = $1`,
+          [deviceId],
+        )
+      )[0]!.n;
+    // Every frame ends up stored or archived (the connection stays up through undecodable frames).
+    await waitFor(
+      async () => (await stored(gsDev!.id)) + (await archived(gsDev!.id)) === N,
+      10_000,
+      'gosafe',
+    );
+    await waitFor(
+      async () => (await stored(isDev!.id)) + (await archived(isDev!.id)) === N,
+      10_000,
+      'istartek',
+    );
+    await g.close();
+    gw = undefined;
+    // Everything written before the close is delivered before it.
+    await waitFor(() => gc.closed && ic.closed, 5000, 'closed');
+    // Answers: exactly one per stored frame, none for the archived ones.
+    const gsAcks = gc.received.toString('latin1');
+    expect(gsAcks).toBe('1234'.repeat(await stored(gsDev!.id)));
+    const isAcks = ic.received.toString('latin1');
+    const expected = isReplies.filter((_, i) => isAcks.includes(isReplies[i]!));
+    expect(isAcks).toBe(expected.join(''));
+    expect(expected.length).toBe(await stored(isDev!.id));
+    expect(await archived(gsDev!.id)).toBeGreaterThan(0);
+    expect(await archived(isDev!.id)).toBeGreaterThan(0);
+  });
+});
+
 describe('gateway hygiene', () => {
   it('a fix time beyond GATEWAY_MAX_FUTURE_S is stored flagged: answered, kept, never the latest position', async () => {
     const g = await startGateway({
