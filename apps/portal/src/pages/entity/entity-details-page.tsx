@@ -134,7 +134,9 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
           ]}
         />
       </DetailSection>
-      {entity === 'devices' ? <CommandsPanel deviceUuid={uuid} deviceType={String(item.type ?? '')} /> : null}
+      {entity === 'devices' && item.type !== 'osmand' && item.type !== 'mqtt' ? (
+        <CommandsPanel deviceUuid={uuid} deviceType={String(item.type ?? '')} />
+      ) : null}
       {entity === 'devices' ? (
         <>
           <ConnectHelp type={String(item.type ?? '')} imei={String(item.imei ?? '')} />
