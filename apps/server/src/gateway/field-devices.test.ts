@@ -466,6 +466,52 @@ function osmandWithLongNames(bytes: Uint8Array, imei: string): DecodeResult {
   return baseOsmand(Buffer.from(text), imei);
 }
 
+describe('MQTT JSON: archive and replay', () => {
+  const mqttUrl = process.env.MQTT_URL;
+  it.skipIf(!mqttUrl)(
+    'a payload that does not validate is archived under the topic IMEI and stored after a decoder update + replay (MQTT_URL)',
+    async () => {
+      const topicRoot = `fleet-i19-${process.pid}`;
+      const g = await startGateway({
+        config: { ...h.config, MQTT_URL: mqttUrl!, MQTT_TOPIC: `${topicRoot}/+/location` },
+        storage: h.storage,
+        bus: h.bus,
+        counterFlushMs: 0,
+      });
+      gw = g;
+      const imei = '861234567899999';
+      const [dev] = (await addDevices(h.storage.db, w.a.id, [{ imei, type: 'mqtt' }])).devices;
+      const mqtt = await import('mqtt');
+      const pub = await mqtt.connectAsync(mqttUrl!);
+      try {
+        // Written by hand: a firmware that names the coordinates lat/lng and the time in seconds.
+        const payload = JSON.stringify({ lat: 25.07836, lng: 55.18072, ts: T0 / 1000, speed: 30 });
+        await pub.publishAsync(`${topicRoot}/${imei}/location`, payload, { qos: 1 });
+        const frames = await waitFor(async () => {
+          const d = ((await rawFrames(dev!.uuid)).json() as { data: { bytes_hex: string }[] }).data;
+          return d.length === 1 ? d : null;
+        });
+        expect(Buffer.from(frames[0]!.bytes_hex, 'hex').toString()).toBe(payload);
+        const out = await withDecoder(
+          'mqtt',
+          (bytes, i) => {
+            // Decoder update: also reads `lng` and a `ts` in epoch seconds.
+            const p = JSON.parse(Buffer.from(bytes).toString()) as Record<string, number>;
+            const mapped = { lat: p['lat'], lon: p['lng'], time: (p['ts'] ?? 0) * 1000, speed: p['speed'] };
+            return baseMqtt(Buffer.from(JSON.stringify(mapped)), i);
+          },
+          () => replay(dev!.uuid),
+        );
+        expect(out[0]).toMatchObject({ result: 'stored', stored: 1 });
+        const [loc] = await apiLocations(dev!.vehicleUuid);
+        expect(loc).toMatchObject({ latitude: 25.07836, longitude: 55.18072, speed: 30 });
+      } finally {
+        await pub.endAsync();
+      }
+    },
+  );
+});
+
 describe('fuzz through the gateway: no acknowledgement without a stored record', () => {
   it('GoSafe and iStartek 010: seeded mutations; every answer stands for a stored frame, every refusal is archived', async () => {
     const g = await start();
@@ -610,3 +656,4 @@ describe('gateway hygiene', () => {
     expect(row?.attempts).toBe(3);
   });
 });
+const baseMqtt = replayDecoders['mqtt']!;

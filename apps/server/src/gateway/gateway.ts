@@ -122,7 +122,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     remote: string | null,
     imei: string | undefined,
     known: DeviceRef | null,
-  ): Promise<void> {
+  ): Promise<boolean> {
     let device = known && (!imei || known.imei === imei) ? known : null;
     if (!device && imei) device = await storage.resolveDevice(imei).catch(() => null);
     const deviceId = device?.deviceId ?? null;
@@ -137,8 +137,10 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         reason,
       });
       counters.count(deviceId, protocol, 'archived');
+      return true;
     } catch (err) {
       log.error(`gateway: could not archive a ${protocol} frame (${reason}): ${errText(err)}`);
+      return false;
     }
   }
   const registry = new Map<string, DeviceConnection>();
@@ -718,8 +720,9 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         if (parsed.error) {
           stats.framesRejected++;
           log.warn(`gateway: mqtt ${packet.topic}: ${parsed.error.code}: ${parsed.error.message}`);
-          // Acknowledged to the broker (a redelivery would fail the same way) but kept in the archive.
-          await archive(
+          // Acknowledged to the broker once it is kept in the archive (a redelivery would fail the same
+          // way); not acknowledged when even the archive cannot take it.
+          const kept = await archive(
             'mqtt',
             typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload,
             `${parsed.error.code}: ${parsed.error.message}`,
@@ -727,7 +730,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
             imeiFromTopic && /^\d{1,20}$/.test(imeiFromTopic) ? imeiFromTopic : undefined,
             null,
           );
-          return done();
+          return kept ? done() : done(new Error('archive failure'));
         }
         const status = await ingestGeneric(parsed.records, 'mqtt', null);
         if (status === 503) return done(new Error('storage failure'));
