@@ -403,6 +403,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       }
       for (const u of undecodable) {
         stats.framesRejected++;
+        gatewayRefused(this.protocol, 'undecodable');
         log.warn(
           `gateway: ${this.protocol} ${u.imei ?? '?'} ${this.remote}: undecodable frame archived: ${u.reason}`,
         );
@@ -566,6 +567,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         for (const m of res.messages) {
           if (m.type === 'undecodable') {
             stats.framesRejected++;
+            gatewayRefused(protocol, 'undecodable');
             await archive(protocol, m.frame, m.reason, remote, m.imei, null);
             continue;
           }
