@@ -1,4 +1,5 @@
 import 'leaflet/dist/leaflet.css';
+import './map-view.css';
 import { cva, type VariantProps } from 'class-variance-authority';
 import L from 'leaflet';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
