@@ -18,3 +18,17 @@ globalStyle(`${root} .leaflet-container`, {
 globalStyle(`${root} .leaflet-bar a, ${root} .leaflet-container a.leaflet-popup-close-button`, {
   fontFamily: vars.font.sans,
 });
+
+// Leaflet paints its bar buttons white with black text (unlayered), which dark mode inherited.
+globalStyle(`${root} .leaflet-bar a`, {
+  backgroundColor: vars.color.surface,
+  color: vars.color.foreground,
+  borderColor: vars.color.border,
+});
+globalStyle(`${root} .leaflet-bar a:hover`, {
+  backgroundColor: vars.color.surfaceSunken,
+});
+globalStyle(`${root} .leaflet-bar a.leaflet-disabled`, {
+  backgroundColor: vars.color.surfaceSunken,
+  color: vars.color.foregroundMuted,
+});
