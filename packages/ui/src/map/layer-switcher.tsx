@@ -29,11 +29,11 @@ export interface MapLayerSwitcherProps {
 /**
  * The base-layer choice of a map: the configured tile sources plus the bundled offline basemap,
  * as the platform's own select (one tap on a phone, keyboard and screen readers for free). It sits
- * in the map's overlay at the logical top-start corner, opposite the zoom buttons.
+ * in the map's overlay at the logical bottom-start corner (the keyboard vehicle list opens at top-start).
  */
 export function MapLayerSwitcher({ layers, value, onChange, label, offlineLabel, className }: MapLayerSwitcherProps) {
   return (
-    <div data-slot="map-layer-switcher" className={cn('pointer-events-auto absolute top-2.5 start-2.5 z-[1000]', className)}>
+    <div data-slot="map-layer-switcher" className={cn('pointer-events-auto absolute bottom-2.5 start-2.5 z-[1000]', className)}>
       <NativeSelect
         size="sm"
         aria-label={label}
