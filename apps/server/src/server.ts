@@ -15,6 +15,8 @@ import { registerShareRoutes } from './modules/share';
 import { registerCommandRoutes } from './commands/routes';
 import { registerSalikGateRoutes } from './modules/salik-gates';
 import { instrumentHttp } from './metrics/health';
+import { registerMapRoutes } from './map/base-layers';
+import { registerGeocodingRoutes } from './geocoding/routes';
 
 /**
  * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
@@ -39,5 +41,7 @@ export async function createServer(
   registerOpenApi(app);
   registerCommandRoutes(app);
   registerSalikGateRoutes(app);
+  registerMapRoutes(app, deps.config);
+  registerGeocodingRoutes(app, deps.config);
   return Object.assign(app, { cruds });
 }

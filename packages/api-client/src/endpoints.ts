@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { activityLogEntrySchema, activityLogQuerySchema } from './schemas/activity';
+import { baseLayersResponseSchema } from './schemas/map';
+import { reverseGeocodeInputSchema, reverseGeocodeResponseSchema } from './schemas/geocoding';
 import {
   authResponseSchema,
   changePasswordInputSchema,
@@ -431,6 +433,21 @@ const auth = {
 } as const;
 
 const configurations = {
+  'map.baseLayers': endpoint({
+    method: 'GET',
+    path: '/v1/map/base-layers',
+    response: baseLayersResponseSchema,
+    auth: 'session',
+    summary: 'Base layers (tile sources) configured for the maps',
+  }),
+  'geocoding.reverse': endpoint({
+    method: 'POST',
+    path: '/v1/geocoding/reverse',
+    body: reverseGeocodeInputSchema,
+    response: reverseGeocodeResponseSchema,
+    auth: 'session',
+    summary: 'Addresses of positions in the reader language (X-Locale), from the configured geocoder',
+  }),
   'configurations.devices': endpoint({
     method: 'GET',
     path: '/v1/configurations/options/devices',

@@ -18,6 +18,8 @@ export * from './schemas/report';
 export * from './schemas/activity';
 export * from './schemas/files';
 export * from './schemas/configuration';
+export * from './schemas/map';
+export * from './schemas/geocoding';
 export * from './realtime';
 export * from './endpoints';
 export * from './client';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test as base, type Page } from '@playwright/test';
 import { defaultMode, modeNames, type ModeName } from '../../../.storybook/modes.ts';
+import { systemFontUses } from './font-audit.ts';
 
 /**
  * Visual regression: walks storybook-static/index.json x the four modes, so a new story is
@@ -179,6 +180,8 @@ for (const mode of [defaultMode, ...modeNames.filter((m) => m !== defaultMode)])
     test(`${id} ${mode}`, async ({ viewer }) => {
       const failures = await viewer.show(id, mode);
       expect(failures, `story ${id} did not render and play cleanly`).toEqual([]);
+      // Every glyph on screen comes from a bundled web font, so no other machine's fonts can change it.
+      expect(await systemFontUses(viewer.page), `text of ${id} drawn with a system font`).toEqual([]);
       await expect(viewer.page).toHaveScreenshot(`${id}--${mode}.png`);
     });
   }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStatusLabel } from './use-status-label';
 import { VehiclePlate, type PlateFields } from './vehicle-plate';
 import { VehicleRef } from './vehicle-ref';
+import { PlaceAddress } from '../map/address';
 
 /** Option groups of the fields namespace by field name (and entity when the same name differs). */
 export function optionGroup(field: string, segment?: string): string | null {
@@ -118,7 +119,11 @@ export function FieldValue({
     if (typeof place.latitude === 'number' && typeof place.longitude === 'number') {
       return (
         <span>
-          {place.address ? `${place.address} ` : ''}
+          {place.address ? (
+            `${place.address} `
+          ) : (
+            <PlaceAddress lat={place.latitude} lng={place.longitude} className="me-1" />
+          )}
           <bdi dir="ltr" className="tabular-nums">
             {place.latitude.toFixed(5)}, {place.longitude.toFixed(5)}
           </bdi>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { GeofenceLayer, MapView } from '@fleet/ui';
+import { GeofenceLayer } from '@fleet/ui';
+import { MapView } from '../map/map-view';
 import { DetailSection } from '@fleet/ui';
 import { geometryCenter, toUiGeometry, type ApiGeometry } from './geometry';
 

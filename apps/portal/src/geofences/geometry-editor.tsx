@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, GeofenceLayer, MapView, type GeofenceGeometry, type GeofenceShapeType } from '@fleet/ui';
+import { Button, GeofenceLayer, type GeofenceGeometry, type GeofenceShapeType } from '@fleet/ui';
+import { MapView } from '../map/map-view';
 import { geometryCenter, toApiGeometry, toUiGeometry, type ApiGeometry } from './geometry';
 
 const DEFAULT_CENTER: [number, number] = [25.2048, 55.2708];

@@ -6,6 +6,7 @@ import { VehiclePlate } from '../entities/vehicle-plate';
 import { useCoreText } from '../i18n/core-text';
 import { useTimeZone } from '../entities/display';
 import { ShareLocation } from './share-location';
+import { useAddress } from '../map/address';
 
 /** The selected vehicle's card (map popup and vehicle page): plate, status, speed, last update, actions. */
 export function VehicleSummary({
@@ -22,6 +23,7 @@ export function VehicleSummary({
   const timeZone = useTimeZone();
   const location = vehicle.location;
   const status = vehicleStatus(location, now);
+  const address = useAddress(location?.latitude, location?.longitude);
   return (
     <div
       data-testid="vehicle-summary"
@@ -44,6 +46,24 @@ export function VehicleSummary({
           </dd>
           <dt className="text-foreground-muted">{t('vehicle.ignition')}</dt>
           <dd>{location.ignition === 1 ? t('vehicle.ignitionOn') : t('vehicle.ignitionOff')}</dd>
+          {address ? (
+            <>
+              <dt className="text-foreground-muted">{t('vehicle.address')}</dt>
+              <dd data-testid="vehicle-address" className="col-span-1 break-words">
+                {address}
+              </dd>
+            </>
+          ) : null}
+          {location.latitude !== null && location.longitude !== null ? (
+            <>
+              <dt className="text-foreground-muted">{t('vehicle.coordinates')}</dt>
+              <dd>
+                <bdi dir="ltr" className="tabular-nums" data-testid="vehicle-coordinates">
+                  {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}
+                </bdi>
+              </dd>
+            </>
+          ) : null}
           <dt className="text-foreground-muted">{t('vehicle.lastUpdate')}</dt>
           <dd>
             <bdi dir="ltr">

@@ -74,6 +74,22 @@ export const envSchema = z.object({
    * PGlite, which has no autovacuum; 0 = never. Ignored on PostgreSQL.
    */
   MAINTENANCE_INTERVAL_MIN: z.coerce.number().int().min(0).max(1440).default(10),
+  /**
+   * Map base layers (map/base-layers.ts): a JSON array of { id, name: { en, ar }, url, attribution,
+   * maxZoom, subdomains?, kind? }, or a JSON file holding it. Unset: the offline basemap only.
+   */
+  MAP_BASE_LAYERS: z.string().optional(),
+  MAP_BASE_LAYERS_FILE: z.string().optional(),
+  /**
+   * Reverse geocoding (geocoding/): base URL of a Nominatim-compatible geocoder (its /reverse API).
+   * Unset: addresses are off. The rate is requests per second to it (Nominatim's policy: 1); a
+   * position waits at most GEOCODER_WAIT_MS for a slot, else it has no address this time.
+   */
+  GEOCODER_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').optional(),
+  GEOCODER_RATE_PER_SEC: z.coerce.number().positive().max(1000).default(1),
+  GEOCODER_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  GEOCODER_USER_AGENT: z.string().min(1).default('fleet-portal (self-hosted)'),
   /** Device gateway, commands and demo simulator (see gateway/config.ts). */
   ...gatewayEnvShape,
   /** Pipeline time zone and clock (see pipeline/config.ts). */

@@ -190,7 +190,7 @@ export function CompanySwitcher({
     return (
       <p
         data-slot="company-switcher"
-        className={cn('flex items-center gap-2 text-sm text-foreground', className)}
+        className={cn('flex min-w-0 items-center gap-2 text-sm text-foreground', className)}
       >
         <BuildingIcon className="text-foreground-muted" />
         <span className="sr-only">{l.company}: </span>
@@ -556,7 +556,9 @@ export function AppShell({
               labels={labels}
             />
           ) : null}
-          <div className="ms-auto flex items-center gap-2">
+          {/* The end group keeps its controls whole (a squeezed select showed an empty box on a phone);
+              the company name is what gives way, truncated. */}
+          <div className="ms-auto flex shrink-0 items-center gap-2">
             {language && onLanguageChange ? (
               <LanguageSwitcher value={language} onValueChange={onLanguageChange} labels={labels} />
             ) : null}

@@ -26,7 +26,7 @@ function Controlled(props: DateRangePickerProps) {
         }}
       />
       <output data-testid="range" className="text-xs text-foreground-muted">
-        <bdi dir="ltr">{range ? `${range.fromApi} → ${range.toApi}` : ''}</bdi>
+        <bdi dir="ltr">{range ? `${range.fromApi} – ${range.toApi}` : ''}</bdi>
       </output>
     </div>
   );
@@ -84,7 +84,7 @@ export const CustomRangeValidation: Story = {
       { from: '2025-06-01', to: '2025-06-10', quick: null },
       expect.objectContaining({ fromIso: '2025-06-01T00:00:00+04:00' }),
     );
-    await expect(canvas.getByTestId('range')).toHaveTextContent('2025-06-01 00:00:00 → 2025-06-10 23:59:59');
+    await expect(canvas.getByTestId('range')).toHaveTextContent('2025-06-01 00:00:00 – 2025-06-10 23:59:59');
   },
 };
 

@@ -1,4 +1,4 @@
-export { MapView, mapViewVariants, mapViewSizes, defaultMapTiles } from './map-view';
+export { MapView, mapViewVariants, mapViewSizes, defaultMapTiles, tilesOfLayer } from './map-view';
 export type { MapViewProps, MapViewSize, MapTiles } from './map-view';
 export { useMapContext, type MapContextValue } from './map-context';
 export { VehicleLayer } from './vehicle-layer';
@@ -12,6 +12,8 @@ export type { GeofenceLayerProps } from './geofence-layer';
 export { TollGateLayer } from './toll-gate-layer';
 export type { TollGate, TollGateLayerProps } from './toll-gate-layer';
 export { LocalTileLayer } from './local-tiles';
+export { OfflineBasemapLayer, mercatorPixel, type OfflineBasemapOptions } from './offline-basemap';
+export { MapLayerSwitcher, OFFLINE_LAYER_ID, type MapBaseLayer, type MapLayerSwitcherProps } from './layer-switcher';
 export { readMapTheme, type MapTheme } from './map-theme';
 export {
   VehicleStore,

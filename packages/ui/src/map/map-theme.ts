@@ -12,13 +12,17 @@ export interface MapTheme {
   violation: string;
   primary: string;
   primaryForeground: string;
+  primarySoft: string;
+  background: string;
   surface: string;
   surfaceSunken: string;
   foreground: string;
   foregroundMuted: string;
   border: string;
+  borderStrong: string;
   focusRing: string;
   warning: string;
+  warningSoft: string;
   danger: string;
 }
 
@@ -51,13 +55,17 @@ export function readMapTheme(element: Element): MapTheme {
     violation: read(c.toneViolation),
     primary: read(c.primary),
     primaryForeground: read(c.primaryForeground),
+    primarySoft: read(c.primarySoft),
+    background: read(c.background),
     surface: read(c.surface),
     surfaceSunken: read(c.surfaceSunken),
     foreground: read(c.foreground),
     foregroundMuted: read(c.foregroundMuted),
     border: read(c.border),
+    borderStrong: read(c.borderStrong),
     focusRing: read(c.focusRing),
     warning: read(c.warning),
+    warningSoft: read(c.warningSoft),
     danger: read(c.danger),
   };
 }

@@ -34,3 +34,51 @@ export const LocalTiles: Story = {
 };
 
 export const Small: Story = { args: { size: 'sm', zoom: 9 } };
+
+/**
+ * The bundled offline basemap (no network): sea, land, borders, the main roads of Dubai and Sharjah
+ * and place names in the page language, drawn on canvas tiles.
+ */
+export const OfflineBasemap: Story = {
+  args: { tiles: { kind: 'offline' }, center: [25.27, 55.36], zoom: 11, size: 'lg' },
+  play: async ({ canvasElement }) => {
+    const container = leafletContainer(canvasElement);
+    await waitFor(() =>
+      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(0),
+    );
+  },
+};
+
+/** The region at a glance: the UAE and its neighbours, emirates named. */
+export const OfflineRegion: Story = {
+  args: { tiles: { kind: 'offline' }, center: [25.0, 55.5], zoom: 7, size: 'lg' },
+};
+
+/**
+ * Configured base layers with the switcher at the top-start corner. The tile URLs here cannot load
+ * (a reserved .invalid host), so the map falls back to the offline basemap under them; picking
+ * "Offline map" selects it outright.
+ */
+export const BaseLayerSwitcher: Story = {
+  args: {
+    center: [25.2, 55.28],
+    zoom: 12,
+    baseLayers: [
+      { id: 'streets', label: 'Streets', url: 'http://tiles.invalid/{z}/{x}/{y}.png', attribution: 'Self-hosted tiles' },
+      { id: 'satellite', label: 'Satellite', url: 'http://imagery.invalid/{z}/{y}/{x}.jpg' },
+    ],
+  },
+  play: async ({ canvasElement, args }) => {
+    const t = mapLabels(canvasElement);
+    const select = within(canvasElement).getByRole('combobox', { name: t.baseLayer });
+    await expect(select).toHaveValue('streets');
+    const container = leafletContainer(canvasElement);
+    await waitFor(() =>
+      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(0),
+    );
+    await userEvent.selectOptions(select, 'offline');
+    await expect(select).toHaveValue('offline');
+    await waitFor(() => expect(container.querySelector('img.leaflet-tile')).toBeNull());
+    void args;
+  },
+};

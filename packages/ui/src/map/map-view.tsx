@@ -1,4 +1,5 @@
 import 'leaflet/dist/leaflet.css';
+import './map-view.css';
 import { cva, type VariantProps } from 'class-variance-authority';
 import L from 'leaflet';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -7,6 +8,8 @@ import { useUi } from '../provider';
 import { MapContext, type MapContextValue } from './map-context';
 import { readMapTheme, type MapTheme } from './map-theme';
 import { LocalTileLayer } from './local-tiles';
+import { MapLayerSwitcher, OFFLINE_LAYER_ID, type MapBaseLayer } from './layer-switcher';
+import { OfflineBasemapLayer } from './offline-basemap';
 import type { MapMessages } from './messages.en';
 import { useMapMessages } from './use-map-messages';
 
@@ -36,18 +39,22 @@ export const mapViewVariants = cva(
   },
 );
 
-/** Where tiles come from: a URL template (e.g. an OSM-compatible server) or the offline canvas grid. */
+/**
+ * Where tiles come from: a URL template (the operator's tile server), the bundled offline basemap
+ * (vector data of the region drawn on canvas, no network), or the plain test grid ('local', for
+ * stories and benchmarks that must not depend on map data).
+ */
 export type MapTiles =
   | { kind: 'url'; url: string; attribution?: string; maxZoom?: number; subdomains?: string }
+  | { kind: 'offline' }
   | { kind: 'local' };
 
-/** OpenStreetMap's standard tiles; production should point `tiles` at its own tile server. */
-export const defaultMapTiles: MapTiles = {
-  kind: 'url',
-  url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-  attribution: '&copy; OpenStreetMap contributors',
-  maxZoom: 19,
-};
+/**
+ * Without configuration a map shows the offline basemap. There is deliberately no public tile server
+ * here: OpenStreetMap's tile policy rules out a product using tile.openstreetmap.org as its tile
+ * server, and a map must never come up blank without internet. Configure `baseLayers` (or `tiles`).
+ */
+export const defaultMapTiles: MapTiles = { kind: 'offline' };
 
 export interface MapViewProps extends VariantProps<typeof mapViewVariants> {
   /** Initial centre as [lat, lng]; later changes re-centre the map. */
@@ -55,7 +62,16 @@ export interface MapViewProps extends VariantProps<typeof mapViewVariants> {
   zoom: number;
   minZoom?: number;
   maxZoom?: number;
+  /** The tiles when no `baseLayers` are given (default: the offline basemap). */
   tiles?: MapTiles;
+  /**
+   * Tile sources to choose from: a switcher lists them plus the offline basemap. The selected one
+   * (`baseLayerId`, else the first) replaces `tiles`.
+   */
+  baseLayers?: readonly MapBaseLayer[];
+  /** The selected base layer (controlled); OFFLINE_LAYER_ID picks the offline basemap. */
+  baseLayerId?: string;
+  onBaseLayerChange?: (id: string) => void;
   /** Turn off Leaflet's zoom/fade animations (screenshots, reduced motion). Defaults to the OS setting. */
   animate?: boolean;
   labels?: Partial<MapMessages>;
@@ -66,6 +82,19 @@ export interface MapViewProps extends VariantProps<typeof mapViewVariants> {
   onReady?: (map: L.Map) => void;
   /** Called after every pan/zoom with the new centre and zoom. */
   onViewChange?: (view: { center: [number, number]; zoom: number }) => void;
+}
+
+/** The tiles of the chosen base layer; an unknown id or the offline choice gives the offline basemap. */
+export function tilesOfLayer(layers: readonly MapBaseLayer[], id: string): MapTiles {
+  const layer = layers.find((l) => l.id === id);
+  if (!layer) return { kind: 'offline' };
+  return {
+    kind: 'url',
+    url: layer.url,
+    ...(layer.attribution ? { attribution: layer.attribution } : {}),
+    ...(layer.maxZoom ? { maxZoom: layer.maxZoom } : {}),
+    ...(layer.subdomains ? { subdomains: layer.subdomains } : {}),
+  };
 }
 
 /** Leaflet's SVG renderer internals used below (not in its public types). */
@@ -100,7 +129,10 @@ export function MapView({
   zoom,
   minZoom,
   maxZoom,
-  tiles = defaultMapTiles,
+  tiles: tilesProp = defaultMapTiles,
+  baseLayers,
+  baseLayerId,
+  onBaseLayerChange,
   animate,
   size,
   labels,
@@ -109,7 +141,7 @@ export function MapView({
   onReady,
   onViewChange,
 }: MapViewProps) {
-  const { dir, theme: uiTheme } = useUi();
+  const { dir, locale: lang, theme: uiTheme } = useUi();
   const messages = useMapMessages(labels);
   const containerRef = useRef<HTMLDivElement>(null);
   const wrapperRef = useRef<HTMLDivElement>(null);
@@ -121,6 +153,13 @@ export function MapView({
     callbacks.current = { onReady, onViewChange };
   });
   const shouldAnimate = animate ?? !prefersReducedMotion();
+  const [ownLayerId, setOwnLayerId] = useState<string | undefined>(undefined);
+  const selectedLayerId = baseLayerId ?? ownLayerId ?? baseLayers?.[0]?.id ?? OFFLINE_LAYER_ID;
+  const tiles = baseLayers ? tilesOfLayer(baseLayers, selectedLayerId) : tilesProp;
+  const chooseLayer = (id: string) => {
+    setOwnLayerId(id);
+    onBaseLayerChange?.(id);
+  };
 
   // Create the map once per container; options that Leaflet cannot change later recreate it.
   useLayoutEffect(() => {
@@ -189,18 +228,25 @@ export function MapView({
     if (containerRef.current) setTheme(readMapTheme(containerRef.current));
   }, [uiTheme]);
 
-  // Tiles.
+  // Tiles. A URL layer that fails to load tiles (no network, tile server down) gets the offline
+  // basemap drawn underneath, so the map keeps showing land, roads and places where tiles are missing.
   const tileKey =
-    tiles.kind === 'url' ? `${tiles.url}|${tiles.subdomains ?? ''}|${tiles.maxZoom ?? ''}` : 'local';
+    tiles.kind === 'url' ? `${tiles.url}|${tiles.subdomains ?? ''}|${tiles.maxZoom ?? ''}` : tiles.kind;
   const tileAttribution = tiles.kind === 'url' ? tiles.attribution : undefined;
+  const [tilesFailed, setTilesFailed] = useState<string | null>(null);
+  const fallback = tiles.kind === 'url' && tilesFailed === tileKey;
   useEffect(() => {
     if (!map) return;
     let layer: L.GridLayer;
     if (tiles.kind === 'url') {
       layer = L.tileLayer(tiles.url, {
         maxZoom: tiles.maxZoom ?? 19,
+        zIndex: 2,
         ...(tiles.subdomains ? { subdomains: tiles.subdomains } : {}),
       });
+      layer.on('tileerror', () => setTilesFailed(tileKey));
+    } else if (tiles.kind === 'offline') {
+      layer = new OfflineBasemapLayer({ locale: lang });
     } else {
       layer = new LocalTileLayer();
     }
@@ -208,9 +254,17 @@ export function MapView({
     return () => {
       layer.remove();
     };
-    // theme: local tiles repaint in the new colours.
+    // theme: canvas tiles repaint in the new colours; lang: place names in the page language.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [map, tileKey, theme]);
+  }, [map, tileKey, theme, lang]);
+  useEffect(() => {
+    if (!map || !fallback) return;
+    const layer = new OfflineBasemapLayer({ locale: lang, zIndex: 1 });
+    layer.addTo(map);
+    return () => {
+      layer.remove();
+    };
+  }, [map, fallback, theme, lang]);
 
   // Controls at the logical corners, titled in the page language.
   useEffect(() => {
@@ -343,6 +397,15 @@ export function MapView({
         className="absolute inset-0 z-0"
       />
       <div ref={setOverlay} data-slot="map-overlay" className="pointer-events-none absolute inset-0 z-10" />
+      {baseLayers && baseLayers.length > 0 ? (
+        <MapLayerSwitcher
+          layers={baseLayers}
+          value={selectedLayerId}
+          onChange={chooseLayer}
+          label={messages.baseLayer}
+          offlineLabel={messages.offlineLayer}
+        />
+      ) : null}
       {context ? <MapContext.Provider value={context}>{children}</MapContext.Provider> : null}
     </div>
   );

@@ -36,4 +36,6 @@ export const mapMessagesAr = {
   circleRadius: 'نصف قطر الدائرة',
   invalidShape: 'الشكل غير صالح: {reason}',
   tollGate: 'بوابة التعرفة {name}',
+  baseLayer: 'الخريطة الأساسية',
+  offlineLayer: 'خريطة دون اتصال',
 } as const satisfies Record<MapMessageKey, string>;

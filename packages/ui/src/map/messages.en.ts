@@ -34,6 +34,8 @@ export const mapMessagesEn = {
   circleRadius: 'Circle radius',
   invalidShape: 'The shape is not valid: {reason}',
   tollGate: 'Toll gate {name}',
+  baseLayer: 'Base map',
+  offlineLayer: 'Offline map',
 } as const;
 
 export type MapMessageKey = keyof typeof mapMessagesEn;

@@ -4,6 +4,7 @@
  * for clicks and hover. Positions change incrementally through {@link VehicleCanvasLayer.updatePositions}.
  */
 import L from 'leaflet';
+import { canvasFont, canvasFontReady } from './canvas-font';
 import { readMapTheme, type MapTheme } from './map-theme';
 import {
   DotRaster,
@@ -32,6 +33,8 @@ import {
   type VehicleMarker,
   type VehiclePositionUpdate,
 } from './vehicle-index';
+
+const CLUSTER_FONT = canvasFont(600, 12);
 
 export interface VehicleCanvasLayerOptions {
   /** Cluster at or below this zoom; -1 disables clustering. */
@@ -133,6 +136,10 @@ export class VehicleCanvasLayer extends L.Layer {
     map.on('mousemove', this.handleMove, this);
     map.on('mouseout', this.handleOut, this);
     this.redrawNow();
+    // Cluster counts are drawn in the bundled face; until it has loaded, repaint once it has (and
+    // keep the canvas marked pending so screenshots wait for the right glyphs).
+    if (!canvasFontReady(CLUSTER_FONT, '0123456789', () => this.canvas === canvas && this.redrawNow()))
+      canvas.dataset.pending = 'true';
     return this;
   }
 
@@ -455,7 +462,7 @@ export class VehicleCanvasLayer extends L.Layer {
     ctx.strokeStyle = item.violation ? theme.violation : theme.surface;
     ctx.stroke();
     ctx.fillStyle = theme.primaryForeground;
-    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.font = CLUSTER_FONT;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillText(String(item.count), item.px, item.py + 0.5);

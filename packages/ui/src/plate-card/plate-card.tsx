@@ -9,7 +9,7 @@ export const plateCardSizes = ['sm', 'md', 'lg'] as const;
 export type PlateCardSize = (typeof plateCardSizes)[number];
 
 export const plateCardRecipe = cva(
-  'inline-flex flex-col overflow-hidden border-2 border-foreground bg-surface text-foreground align-middle',
+  'inline-flex shrink-0 flex-col overflow-hidden border-2 border-foreground bg-surface text-foreground align-middle',
   {
     variants: {
       size: {
@@ -78,7 +78,7 @@ export function PlateCard({ stateCode, category, number, size = 'md', className,
       <span
         data-slot="plate-card-number"
         aria-hidden="true"
-        className={cn('text-center font-bold tracking-wider tabular-nums', numberSize[size])}
+        className={cn('text-center font-bold tracking-wider whitespace-nowrap tabular-nums', numberSize[size])}
       >
         {number}
       </span>

@@ -100,7 +100,8 @@ export function StatusTabs({
       defaultValue={value === undefined ? defaultValue : undefined}
       onValueChange={(v) => onValueChange?.(v as StatusTab)}
       data-slot="status-tabs"
-      className={cn('flex flex-col', className)}
+      // min-w-0: in a flex row (tabs beside a button) the list shrinks and scrolls instead of being cut.
+      className={cn('flex min-w-0 flex-col', className)}
       activationMode="automatic"
     >
       <Tabs.List

@@ -16,6 +16,7 @@ export const live = {
     lastUpdate: 'آخر تحديث',
     idleFor: 'متوقف منذ {{minutes}} دقيقة',
     coordinates: 'الإحداثيات',
+    address: 'العنوان',
     driver: 'السائق',
     open: 'فتح المركبة',
     history: 'سجل الرحلات',

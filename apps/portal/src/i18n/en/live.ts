@@ -13,6 +13,7 @@ export const live = {
     lastUpdate: 'Last update',
     idleFor: 'Idle for {{minutes}} min',
     coordinates: 'Coordinates',
+    address: 'Address',
     driver: 'Driver',
     open: 'Open vehicle',
     history: 'Trip history',

@@ -7,12 +7,12 @@ import {
   Card,
   FormField,
   Input,
-  MapView,
   NativeSelect,
   PageHeader,
   RouteLayer,
   type RoutePoint,
 } from '@fleet/ui';
+import { MapView } from '../../map/map-view';
 import { useCoreText } from '../../i18n/core-text';
 import { dayRange, today } from '../../live/day-range';
 import { useLiveVehicles } from '../../live/use-live-vehicles';
