@@ -69,9 +69,10 @@ function check(seed: number, zoneIdx: number, hours: number, cuts: number): void
       );
       seen.fuelEvents += wantR.fuelEvents.length;
       if (wantR.daily.fuelUsedL > 0) seen.fuelUsed++;
-      expect(rollupFoldResult(rollups.get(d)!, opts), `rollups ${tz} ${d} seed ${seed} prefix ${i + 1}`).toEqual(
-        wantR,
-      );
+      expect(
+        rollupFoldResult(rollups.get(d)!, opts),
+        `rollups ${tz} ${d} seed ${seed} prefix ${i + 1}`,
+      ).toEqual(wantR);
     }
   }
 }
@@ -79,8 +80,11 @@ function check(seed: number, zoneIdx: number, hours: number, cuts: number): void
 describe('incremental folds equal the batch computation', () => {
   it('on random multi-day streams, after every checked prefix', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 30 }), fc.nat(2), fc.integer({ min: 6, max: 50 }), (seed, z, h) =>
-        check(seed, z, h, 3),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        fc.nat(2),
+        fc.integer({ min: 6, max: 50 }),
+        (seed, z, h) => check(seed, z, h, 3),
       ),
       { seed: 20261125, numRuns: 30 },
     );

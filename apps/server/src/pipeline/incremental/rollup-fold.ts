@@ -160,8 +160,9 @@ const inDay = (s: RollupFoldState, t: number) => t >= s.dayStart && t < s.dayEnd
 /** Adds `litres` used at `time` to per-bucket totals `acc` (when the time is on the day). */
 function addUsed(s: RollupFoldState, acc: number[], time: number, litres: number, tz: string): void {
   if (!inDay(s, time)) return;
-  acc[DAILY] += litres;
-  acc[hourOf(s, time, tz)]! += litres;
+  acc[DAILY] = acc[DAILY]! + litres;
+  const h = hourOf(s, time, tz);
+  acc[h] = acc[h]! + litres;
 }
 
 function tyreReadings(r: PositionRecord): Record<string, TyreReading> | undefined {
@@ -197,8 +198,8 @@ function stepAccepted(s: RollupFoldState, r: PositionRecord, opts: RollupOptions
       x.distanceM += dist;
       if (moving) x.drivingS += dt;
       else if (ign === true) x.idleS += dt;
-      if (ign === true) s.engIgn[k] += dt;
-      if (moving) s.engMot[k] += dt;
+      if (ign === true) s.engIgn[k] = s.engIgn[k]! + dt;
+      if (moving) s.engMot[k] = s.engMot[k]! + dt;
       if (rpm !== undefined) {
         x.rpmSeconds += dt;
         x.rpmSecondsSum += rpm * dt;
@@ -384,7 +385,10 @@ function cloneFold(s: RollupFoldState): RollupFoldState {
 }
 
 /** The rollups for the records pushed so far: equal to `computeDayRollups(vehicleId, thoseRecords, date)`. */
-export function rollupFoldResult(s0: RollupFoldState, opts: RollupOptions = defaultRollupOptions): DayRollups {
+export function rollupFoldResult(
+  s0: RollupFoldState,
+  opts: RollupOptions = defaultRollupOptions,
+): DayRollups {
   const s = cloneFold(s0);
   for (const r of sanityTail(s0.sanity, defaultSanityConfig)) stepAccepted(s, r, opts);
   // The last two smoothed samples, with the window cut at the last raw sample.

@@ -52,8 +52,7 @@ export function randomStream(seed: number, opts: StreamOptions): PositionRecord[
     while (t < segEnd) {
       const moving = kind === 'drive' ? rand() > 0.08 : kind === 'flap' ? rand() < 0.5 : false;
       const speed = moving ? 10 + rand() * 110 : rand() < 0.1 ? rand() * 4 : 0;
-      const ignition =
-        kind === 'park' ? rand() < 0.03 : kind === 'flap' ? rand() < 0.5 : rand() > 0.02;
+      const ignition = kind === 'park' ? rand() < 0.03 : kind === 'flap' ? rand() < 0.5 : rand() > 0.02;
       const dt = Math.max(1, Math.round(interval * (0.5 + rand())));
       if (moving) {
         heading += (rand() - 0.5) * 40;

@@ -74,7 +74,11 @@ const round = (n: number, digits = 2): number => {
 
 const newMode = (): ModeState => ({ cand: null, after: [], afterGapFree: true, trips: [], stops: [] });
 
-export function newTripFold(date: string, timeZone: string, cfg: TripConfig = defaultTripConfig): TripFoldState {
+export function newTripFold(
+  date: string,
+  timeZone: string,
+  cfg: TripConfig = defaultTripConfig,
+): TripFoldState {
   const { from, to } = dayWindow(date, timeZone, cfg);
   return {
     date,
@@ -124,7 +128,7 @@ function addTotals(t: Totals, r: PositionRecord, cfg: TripConfig): void {
   t.count++;
 }
 
-function buildTrip(t: Totals, cfg: TripConfig): Trip {
+function buildTrip(t: Totals): Trip {
   const { first, last, gps } = t;
   const odo = t.odoBad || t.odoFirst === null || t.odoPrev === null ? undefined : t.odoPrev - t.odoFirst;
   let distanceM = gps;
@@ -157,7 +161,7 @@ function closeCandidate(m: ModeState, cfg: TripConfig): void {
   const endRec = m.after[0];
   const totals = endRec && endRec.time - cand.last.time <= cfg.maxGapS * 1000 ? { ...cand } : cand;
   if (endRec && totals !== cand) addTotals(totals, endRec, cfg);
-  const trip = buildTrip(totals, cfg);
+  const trip = buildTrip(totals);
   if (trip.durationS >= cfg.minTripDurationS && trip.distanceM >= cfg.minTripDistanceM) {
     const prev = m.trips[m.trips.length - 1];
     if (prev) {
@@ -275,7 +279,8 @@ export function tripFoldResult(s0: TripFoldState, cfg: TripConfig = defaultTripC
   const m = mode === 'ignition' ? s.ign : s.mot;
   closeCandidate(m, cfg);
   if (s.idleOpen) pushIdle(s, s.idleOpen.start, s.idleOpen.last.time, cfg);
-  const onDay = <T extends { startTime: number }>(x: T) => x.startTime >= s.dayStart && x.startTime < s.dayEnd;
+  const onDay = <T extends { startTime: number }>(x: T) =>
+    x.startTime >= s.dayStart && x.startTime < s.dayEnd;
   return {
     mode,
     trips: m.trips.filter(onDay),
