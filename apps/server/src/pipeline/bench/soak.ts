@@ -363,7 +363,13 @@ async function main(): Promise<void> {
       if (m.kind === 'done') finished = true;
     }
   });
-  const genExit = new Promise((r) => gen.once('exit', r));
+  const genExit = new Promise((r) =>
+    gen.once('exit', (code) => {
+      if (!finished && code !== 0) console.error(`the load generator exited (${code})`);
+      finished = true;
+      r(code);
+    }),
+  );
 
   // Pipeline lag probe: the engine report of a probe vehicle (ignition always on) over the day says
   // up to which fix its rollups have gone; the frame that carried that fix was sent at a known time.
