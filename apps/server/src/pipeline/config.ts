@@ -20,6 +20,21 @@ export const pipelineEnvShape = {
     .default('Asia/Dubai'),
   /** How often the clock work runs (offline and inactive alerts, scheduled trips, documents); tests shorten it. */
   PIPELINE_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * How long after a batch the trips and rollups it moved are written (all devices in one
+   * transaction). The pipeline is incremental, so a short delay costs little; it bounds the lag from a
+   * fix to its trip and rollups in the API.
+   */
+  PIPELINE_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /**
+   * Late records older than this many hours are repaired by the background job, not on the ingest
+   * path (see pipeline/README.md).
+   */
+  PIPELINE_REPAIR_HORIZON_H: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 365)
+    .default(48),
 };
 
 const pipelineEnvSchema = z.object(pipelineEnvShape);

@@ -7,9 +7,6 @@ import { clockLeaseEpoch, clockWorkAllowed, clusteredStorage } from '../cluster/
 import { registerPipelineHooks } from '../cluster/pipeline-hooks';
 import { pipelineConfig } from './config';
 
-/** Trips and rollups of touched device-days are recomputed this long after the last record. */
-const FLUSH_DELAY_MS = 5_000;
-
 /**
  * Starts the processing pipeline inside the server process (embedded mode and the worker role):
  * stored location batches from the bus go through the engines (sanity, trips, geofences, Salik,
@@ -27,7 +24,8 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
     bus,
     salik: loadSalik(),
     timeZone: config.FLEET_TIME_ZONE,
-    flushDelayMs: FLUSH_DELAY_MS,
+    flushDelayMs: config.PIPELINE_FLUSH_MS,
+    repairHorizonMs: config.PIPELINE_REPAIR_HORIZON_H * 3_600_000,
     onError: (err) => console.error('[pipeline] batch failed:', err),
     // Scale-out worker: the partition owner changes, so per-device engine state lives in the store.
     persistState: clusteredStorage(storage),

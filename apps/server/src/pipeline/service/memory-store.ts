@@ -61,6 +61,27 @@ export class MemoryPipelineStore implements PipelineStore {
     this.rollups.set(`${ref.vehicleUuid}|${day.daily.date}`, day);
   }
 
+  async violationTimesMany(
+    vehicleUuids: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    for (const v of vehicleUuids) {
+      const times = await this.violationTimes(v, from, to);
+      if (times.length) out.set(v, times);
+    }
+    return out;
+  }
+
+  async writeResults(
+    trips: readonly { ref: { deviceUuid: string }; date: string; detection: TripDetection }[],
+    rollups: readonly { ref: { vehicleUuid: string }; day: DayRollups }[],
+  ): Promise<void> {
+    for (const t of trips) await this.replaceDeviceDay(t.ref, t.date, t.detection);
+    for (const r of rollups) await this.replaceRollups(r.ref, r.day);
+  }
+
   async violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]> {
     const kinds = new Set(['overspeed', 'violation_output', 'emergency_button']);
     const seen = new Set<string>();

@@ -96,6 +96,24 @@ export interface PipelineStore {
   replaceRollups(ref: { companyUuid: string; vehicleUuid: string }, day: DayRollups): Promise<void>;
   /** Device times of the vehicle's violation alerts in [from, to) (for rollup counts). */
   violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]>;
+  /** `violationTimes` of several vehicles in one query (vehicles without any are absent). */
+  violationTimesMany(
+    vehicleUuids: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<Map<string, number[]>>;
+  /**
+   * One flush of the incremental pipeline: replaces the trips/stops/idling of these device-days and the
+   * rollups (with fuel events) of these vehicle-days, in one transaction of multi-row statements.
+   */
+  writeResults(
+    trips: readonly {
+      ref: { companyUuid: string; deviceUuid: string; vehicleUuid: string | null };
+      date: string;
+      detection: TripDetection;
+    }[],
+    rollups: readonly { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[],
+  ): Promise<void>;
   /**
    * Stores geofence events; an event already stored (same vehicle, geofence, time and kind: records
    * gone through again after a worker died before saving its state) is skipped. Returns how many

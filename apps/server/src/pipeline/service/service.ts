@@ -2,7 +2,7 @@ import type { Bus } from '../../realtime/bus';
 import { publishRealtime } from '../../realtime/hub';
 import { AlertEngine, type AlertRecord, type VehicleAlertState, type VehicleContext } from '../alerts/engine';
 import { alertLocale, renderMessage } from '../alerts/messages';
-import type { PositionRecord } from '../common/types';
+import { sortAndDedupe, type PositionRecord } from '../common/types';
 import { localDate } from '../common/zoned-time';
 import { GeofenceTracker, type VehicleGeofenceState } from '../geofence/tracker';
 import {
@@ -28,7 +28,9 @@ import {
   type TripInstance,
   type TripInstanceEvent,
 } from '../scheduled/instances';
-import { affectedDays, dayWindow, defaultTripConfig, tripsForDay } from '../trips/trips';
+import { DeviceIncremental, type DeviceIncState } from '../incremental/device';
+import { affectedDays, dayWindow, defaultTripConfig, tripsForDay, type TripDetection } from '../trips/trips';
+import type { DayRollups } from '../rollups/rollups';
 import type { LocationBatchMessage, NotificationOut, PipelineStore, StoredLocation } from './ports';
 import { pipelineProcessed } from '../../metrics/metrics';
 
@@ -38,9 +40,20 @@ import { pipelineProcessed } from '../../metrics/metrics';
  * Per batch (one device): the live sanity check flags bad fixes; accepted fixes newer than the device's
  * last one (optionally published as device-location, see `publishLive`) are fed in time order to the geofence tracker, the Salik
  * detector, the alert engine and the device's scheduled trip instances. Events are stored, alerts become
- * notifications per recipient in their language and are published at once. Trips and rollups are not
- * streamed: the device-days and vehicle-days a batch touches are marked dirty and recomputed from stored
- * records by `flush()` (debounced), which keeps them exact under late and out-of-order uploads.
+ * notifications per recipient in their language and are published at once.
+ *
+ * Trips, stops, idling and the daily/hourly rollups are incremental (pipeline/README.md): every record
+ * of a batch moves the device's running state (incremental/device.ts: one fold per live day) forward in
+ * O(1), and `flush()` (debounced, `flushDelayMs`) writes the days that moved, for all devices at once
+ * (one transaction of multi-row statements). Nothing reads a device's day on that path. The folds give
+ * exactly what the batch functions (`tripsForDay`, `computeDayRollups`) give for the same records; the
+ * batch functions stay as the oracle and the repair path:
+ * - a record at or before the device's newest one is a duplicate (same fix time: the locations table
+ *   keeps one) or late. A late record within `repairHorizonMs` rebuilds the device's live folds from
+ *   the stored records at the next flush; days no fold covers any more are recomputed by the batch
+ *   functions (`repair`). A late record older than the horizon is queued for the background repair job.
+ * - a device first seen by this node (start-up, no saved state) builds its folds from the stored
+ *   records of its live windows once.
  */
 
 export interface PipelineOptions {
@@ -59,9 +72,17 @@ export interface PipelineOptions {
   readonly publishLive?: boolean;
   /**
    * Keep each device's engine state (sanity reference, last processed fix, alert episodes, geofence
-   * visits, Salik anchors) in the store (scale-out workers; see {@link PipelineService.saveStates}).
+   * visits, Salik anchors, the incremental trip and rollup folds) in the store (scale-out workers; see
+   * {@link PipelineService.saveStates}).
    */
   readonly persistState?: boolean;
+  /**
+   * Late records older than this (device time against the clock) are not repaired on the ingest path
+   * but by the background repair job (PIPELINE_REPAIR_HORIZON_H; default 48 h).
+   */
+  readonly repairHorizonMs?: number;
+  /** How often the background repair job takes queued repairs (default 30 s; 0 = only `runRepairs()`). */
+  readonly repairIntervalMs?: number;
 }
 
 /** What is persisted per device (JSON). */
@@ -72,6 +93,21 @@ interface DeviceState {
   readonly alerts?: VehicleAlertState;
   readonly geofence?: VehicleGeofenceState;
   readonly salik?: VehicleSalikState;
+  /** The incremental trip/rollup folds (absent: built from the stored records on the next flush). */
+  readonly inc?: DeviceIncState;
+}
+
+/** The incremental pipeline's view of one device on this node. */
+interface IncDevice {
+  ref: DeviceRef;
+  /** null: not built yet (first sight, or a vehicle change): built from the stored records at the next flush. */
+  inc: DeviceIncremental | null;
+  /** Records that arrived while `inc` was not built (fed after the build; duplicates of it are skipped). */
+  pending: PositionRecord[];
+  /** Earliest late record within the horizon since the last flush (the flush rebuilds the folds). */
+  lateFrom: number | null;
+  /** JSON of the last written result per 'trips|day' / 'rollups|day' (writes only what changed). */
+  written: Map<string, string>;
 }
 
 interface CompanyRuntime {
@@ -134,11 +170,13 @@ export class PipelineService {
   /** persistState: devices processed since the last saveStates, with their vehicle. */
   private readonly unsaved = new Map<string, { companyUuid: string; vehicleUuid: string | null }>();
   private saving: Promise<void> = Promise.resolve();
-  private readonly dirtyTrips = new Map<string, { ref: DeviceRef; days: Set<string> }>();
-  private readonly dirtyRollups = new Map<
-    string,
-    { companyUuid: string; vehicleUuid: string; deviceUuid: string; days: Set<string> }
-  >();
+  /** Incremental trip/rollup state per device (see the class comment). */
+  private readonly inc = new Map<string, IncDevice>();
+  private readonly dirtyDevices = new Set<string>();
+  /** Late records older than the horizon, for the background repair job. */
+  private readonly repairQueue: { deviceUuid: string; from: number; to: number }[] = [];
+  private repairTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly horizonMs: number;
   /** Last known scheduled-trip instances (a view: the stored rows are the state, see tick()). */
   private readonly instances = new Map<string, TripInstance>();
   private readonly instanceDates = new Set<string>();
@@ -152,6 +190,7 @@ export class PipelineService {
     this.bus = opts.bus;
     this.tz = opts.timeZone ?? 'Asia/Dubai';
     this.now = opts.now ?? Date.now;
+    this.horizonMs = opts.repairHorizonMs ?? 48 * 3_600_000;
     this.salik = new SalikDetector(opts.salik.gates, opts.salik.tariff, {
       linkWindowMinutes: opts.salik.overlay.link_window_minutes,
     });
@@ -174,9 +213,17 @@ export class PipelineService {
       },
       { queue: 'pipeline' },
     );
+    const every = this.opts.repairIntervalMs ?? 30_000;
+    if (every > 0) {
+      this.repairTimer = setInterval(() => {
+        this.runRepairs().catch((err) => this.opts.onError?.(err));
+      }, every);
+      this.repairTimer.unref?.();
+    }
     return () => {
       unsubscribe();
       if (this.flushTimer) clearTimeout(this.flushTimer);
+      if (this.repairTimer) clearInterval(this.repairTimer);
     };
   }
 
@@ -235,11 +282,11 @@ export class PipelineService {
     let records = msg.records
       .map((s) => toPositionRecord(msg.deviceUuid, msg.vehicleUuid, s, this.now()))
       .sort((a, b) => a.time - b.time);
-    this.markDirty(ref, records.map((r) => r.time).filter(Number.isFinite));
     if (this.opts.persistState) {
-      const gap = await this.restoreDevice(rt, msg.deviceUuid, msg.vehicleUuid, records[0]?.time);
+      const gap = await this.restoreDevice(rt, ref, records[0]?.time);
       if (gap.length) records = [...gap, ...records];
     }
+    this.feedIncremental(ref, records);
 
     const alerts: AlertRecord[] = [];
     const geofenceEvents = [];
@@ -312,10 +359,10 @@ export class PipelineService {
    */
   private async restoreDevice(
     rt: CompanyRuntime,
-    deviceUuid: string,
-    vehicleUuid: string | null,
+    ref: DeviceRef,
     firstTime: number | undefined,
   ): Promise<PositionRecord[]> {
+    const { deviceUuid, vehicleUuid } = ref;
     if (this.loaded.has(deviceUuid)) return [];
     if (!this.restoring.has(deviceUuid)) await this.prepareDevices([deviceUuid]);
     const state = this.restoring.get(deviceUuid) ?? null;
@@ -329,6 +376,20 @@ export class PipelineService {
       rt.alerts.setVehicleState(vehicle, state?.alerts);
       rt.geofences.setState(vehicle, state?.geofence);
       this.salik.setState(vehicle, state?.salik);
+    }
+    // The folds go on from where the saved state left them (or are built from the stored records).
+    this.inc.set(deviceUuid, {
+      ref,
+      inc: state?.inc?.v === 1 ? new DeviceIncremental(state.inc, this.tz) : null,
+      pending: [],
+      lateFrom: null,
+      written: new Map(),
+    });
+    this.dirtyDevices.add(deviceUuid);
+    const incLast = state?.inc?.last;
+    if (incLast != null && firstTime !== undefined && (state?.lastTime == null || incLast < state.lastTime)) {
+      // Stored records the folds have not seen (the engines skip what they already processed).
+      return this.store.readLocations(deviceUuid, incLast + 1, firstTime);
     }
     if (state?.lastTime == null || firstTime === undefined || firstTime <= state.lastTime + 1) return [];
     return this.store.readLocations(deviceUuid, state.lastTime + 1, firstTime);
@@ -346,10 +407,12 @@ export class PipelineService {
       const rows = [];
       for (const [deviceUuid, { companyUuid, vehicleUuid }] of batch) {
         const rt = await this.company(companyUuid).catch(() => null);
+        const inc = this.inc.get(deviceUuid)?.inc;
         const state: DeviceState = {
           lastTime: this.lastTime.get(deviceUuid) ?? null,
           sanity: this.sanity.get(deviceUuid) ?? initialLiveSanityState,
           vehicleUuid,
+          ...(inc ? { inc: inc.state } : {}),
           ...(vehicleUuid && rt
             ? {
                 alerts: rt.alerts.vehicleState(vehicleUuid),
@@ -505,22 +568,27 @@ export class PipelineService {
     return stored.length;
   }
 
-  private markDirty(ref: DeviceRef, times: number[]): void {
-    if (times.length === 0) return;
-    const t = this.dirtyTrips.get(ref.deviceUuid) ?? { ref, days: new Set<string>() };
-    for (const d of affectedDays(times, this.tz)) t.days.add(d);
-    this.dirtyTrips.set(ref.deviceUuid, t);
-    if (ref.vehicleUuid) {
-      const key = `${ref.vehicleUuid}|${ref.deviceUuid}`;
-      const r = this.dirtyRollups.get(key) ?? {
-        companyUuid: ref.companyUuid,
-        vehicleUuid: ref.vehicleUuid,
-        deviceUuid: ref.deviceUuid,
-        days: new Set<string>(),
-      };
-      for (const d of rollupAffectedDays(times, { ...defaultRollupOptionsFor(this.tz) })) r.days.add(d);
-      this.dirtyRollups.set(key, r);
+  /** Feeds a batch's records (sorted; with the restored gap) to the device's folds. */
+  private feedIncremental(ref: DeviceRef, records: readonly PositionRecord[]): void {
+    let dev = this.inc.get(ref.deviceUuid);
+    if (!dev) {
+      dev = { ref, inc: null, pending: [], lateFrom: null, written: new Map() };
+      this.inc.set(ref.deviceUuid, dev);
     }
+    if (dev.inc && dev.inc.state.vehicleUuid !== ref.vehicleUuid) dev.inc = null; // rollups follow the vehicle
+    dev.ref = ref;
+    this.dirtyDevices.add(ref.deviceUuid);
+    if (!dev.inc) {
+      dev.pending.push(...records);
+      return;
+    }
+    for (const r of records) if (dev.inc.push(r) === 'late') this.noteLate(dev, r.time);
+  }
+
+  private noteLate(dev: IncDevice, time: number): void {
+    if (this.now() - time > this.horizonMs) {
+      this.repairQueue.push({ deviceUuid: dev.ref.deviceUuid, from: time, to: time });
+    } else dev.lateFrom = dev.lateFrom === null ? time : Math.min(dev.lateFrom, time);
   }
 
   private scheduleFlush(): void {
@@ -540,45 +608,257 @@ export class PipelineService {
   }
 
   private async doFlush(): Promise<void> {
-    const trips = [...this.dirtyTrips.values()];
-    this.dirtyTrips.clear();
-    const rollups = [...this.dirtyRollups.values()];
-    this.dirtyRollups.clear();
-    const tripsOfDay = new Map<string, { startTime: number }[]>();
-    for (const { ref, days } of trips) {
-      for (const day of [...days].sort()) {
-        const { from, to } = dayWindow(day, this.tz);
-        const records = await this.store.readLocations(ref.deviceUuid, from, to);
-        const det = tripsForDay(records, day, this.tz);
-        await this.store.replaceDeviceDay(ref, day, det);
-        tripsOfDay.set(`${ref.deviceUuid}|${day}`, det.trips);
+    const devices: IncDevice[] = [];
+    for (const id of this.dirtyDevices) {
+      const dev = this.inc.get(id);
+      if (dev) devices.push(dev);
+    }
+    this.dirtyDevices.clear();
+    // Devices first seen, or with late records within the horizon: (re)build their folds.
+    for (const dev of devices) if (!dev.inc || dev.lateFrom !== null) await this.rebuild(dev);
+    const tripWrites: { ref: DeviceRef; date: string; detection: TripDetection }[] = [];
+    const rollupWrites: { ref: DeviceRef; day: DayRollups }[] = [];
+    const violationDays = new Map<string, Set<string>>();
+    for (const dev of devices) {
+      const inc = dev.inc;
+      if (!inc) continue;
+      for (const day of inc.dirtyTrips) {
+        const det = inc.trips(day);
+        if (!det) continue;
+        const sig = JSON.stringify(det);
+        if (dev.written.get(`trips|${day}`) === sig) continue;
+        dev.written.set(`trips|${day}`, sig);
+        tripWrites.push({ ref: dev.ref, date: day, detection: det });
+      }
+      inc.dirtyTrips.clear();
+      if (dev.ref.vehicleUuid) {
+        for (const day of inc.dirtyRollups) {
+          const r = inc.rollups(day);
+          if (!r) continue;
+          rollupWrites.push({ ref: dev.ref, day: r });
+          const vs = violationDays.get(day) ?? new Set<string>();
+          vs.add(dev.ref.vehicleUuid);
+          violationDays.set(day, vs);
+        }
+      }
+      inc.dirtyRollups.clear();
+    }
+    // Trip and violation counts of the rollups (violations: one query per day for all vehicles).
+    const opts = defaultRollupOptionsFor(this.tz);
+    const violations = new Map<string, number[]>();
+    for (const [day, vehicles] of violationDays) {
+      const { from, to } = rollupWindow(day, opts);
+      const got = await this.store.violationTimesMany([...vehicles], from, to);
+      for (const [v, times] of got) violations.set(`${v}|${day}`, times);
+    }
+    const finalRollups: { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[] = [];
+    for (const w of rollupWrites) {
+      const dev = this.inc.get(w.ref.deviceUuid)!;
+      const day = w.day.daily.date;
+      const dayTrips = dev.inc?.trips(day)?.trips ?? (await this.oracleTrips(w.ref.deviceUuid, day)).trips;
+      const computed = withCounts(
+        w.day,
+        dayTrips,
+        (violations.get(`${w.ref.vehicleUuid}|${day}`) ?? []).map((time) => ({ time })),
+        opts,
+      );
+      const sig = JSON.stringify(computed);
+      if (dev.written.get(`rollups|${day}`) === sig) continue;
+      dev.written.set(`rollups|${day}`, sig);
+      finalRollups.push({
+        ref: { companyUuid: w.ref.companyUuid, vehicleUuid: w.ref.vehicleUuid! },
+        day: computed,
+      });
+    }
+    if (tripWrites.length || finalRollups.length) {
+      try {
+        await this.store.writeResults(tripWrites, finalRollups);
+      } catch (err) {
+        // Written again by the next flush (the signatures must not claim what is not stored).
+        for (const w of tripWrites) this.inc.get(w.ref.deviceUuid)?.written.delete(`trips|${w.date}`);
+        for (const w of finalRollups) {
+          for (const dev of devices)
+            if (dev.ref.vehicleUuid === w.ref.vehicleUuid) dev.written.delete(`rollups|${w.day.daily.date}`);
+        }
+        for (const dev of devices) this.dirtyDevices.add(dev.ref.deviceUuid);
+        throw err;
       }
     }
-    const opts = defaultRollupOptionsFor(this.tz);
-    for (const r of rollups) {
-      for (const day of [...r.days].sort()) {
-        const { from, to } = rollupWindow(day, opts);
-        const records = await this.store.readLocations(r.deviceUuid, from, to);
-        let dayTrips = tripsOfDay.get(`${r.deviceUuid}|${day}`);
-        if (!dayTrips) {
-          const w = dayWindow(day, this.tz);
-          dayTrips = tripsForDay(
-            await this.store.readLocations(r.deviceUuid, w.from, w.to),
-            day,
-            this.tz,
-          ).trips;
-        }
-        const violations = (await this.store.violationTimes(r.vehicleUuid, from, to)).map((time) => ({
-          time,
-        }));
-        const computed = withCounts(
-          computeDayRollups(r.vehicleUuid, records, day, opts),
-          dayTrips,
-          violations,
-          opts,
-        );
-        await this.store.replaceRollups({ companyUuid: r.companyUuid, vehicleUuid: r.vehicleUuid }, computed);
+    for (const dev of devices) {
+      if (!dev.inc) continue;
+      const before = new Set([...Object.keys(dev.inc.state.trips), ...Object.keys(dev.inc.state.rollups)]);
+      dev.inc.prune();
+      for (const d of before) {
+        if (!(d in dev.inc.state.trips)) dev.written.delete(`trips|${d}`);
+        if (!(d in dev.inc.state.rollups)) dev.written.delete(`rollups|${d}`);
       }
+    }
+  }
+
+  /**
+   * Builds a device's folds from its stored records (first sight on this node, a vehicle change, or a
+   * late record within the horizon): the windows of the days live at the device's newest record, then
+   * the records that came meanwhile. Days that late records touched and no fold covers are recomputed
+   * by the batch functions.
+   */
+  private async rebuild(dev: IncDevice): Promise<void> {
+    const pending = dev.pending;
+    const lateFrom = dev.lateFrom;
+    dev.pending = [];
+    dev.lateFrom = null;
+    const from = dev.inc && lateFrom !== null ? dev.inc.rewindTo(lateFrom) : null;
+    if (dev.inc && from !== null) {
+      // A late record within the checkpoints: back to the hour before it, then the stored records
+      // from there on (a couple of hours at most), then what came meanwhile.
+      const inc = dev.inc;
+      const stored = await this.store.readLocations(
+        dev.ref.deviceUuid,
+        from,
+        Math.max(inc.state.last ?? 0, this.now()) + 2 * 86_400_000,
+      );
+      const late: number[] = [lateFrom!];
+      for (const r of sortAndDedupe(stored)) inc.push(r);
+      for (const r of [...pending, ...dev.pending].sort((a, b) => a.time - b.time))
+        if (inc.push(r) === 'late') late.push(r.time);
+      dev.pending = [];
+      await this.afterRebuild(dev, late);
+      return;
+    }
+    let newest = dev.inc?.state.last ?? -Infinity;
+    for (const r of pending) if (Number.isFinite(r.time) && r.time > newest) newest = r.time;
+    if (!Number.isFinite(newest)) {
+      if (!dev.inc) dev.pending = pending; // nothing with a fix time yet
+      return;
+    }
+    const live = DeviceIncremental.liveDays(newest, this.tz);
+    const since = Math.min(...live.trips.map((d) => dayWindow(d, this.tz).from));
+    const stored = await this.store.readLocations(
+      dev.ref.deviceUuid,
+      since,
+      Math.max(newest, this.now()) + 2 * 86_400_000,
+    );
+    const inc = new DeviceIncremental(
+      { v: 1, last: null, since, vehicleUuid: dev.ref.vehicleUuid, trips: {}, rollups: {} },
+      this.tz,
+    );
+    // In the total order (a store may return them in any order), so nothing stored counts as late.
+    for (const r of sortAndDedupe(stored)) inc.push(r);
+    // Records that came in while the stored ones were read (the read may have missed them).
+    const late: number[] = lateFrom !== null ? [lateFrom] : [];
+    for (const r of [...pending, ...dev.pending].sort((a, b) => a.time - b.time)) {
+      if (inc.push(r) === 'late' && r.time < since) late.push(r.time);
+    }
+    dev.pending = [];
+    dev.inc = inc;
+    inc.touchAll();
+    await this.afterRebuild(dev, late);
+  }
+
+  /** Late records a rebuild found: the days no fold covers are recomputed (or queued past the horizon). */
+  private async afterRebuild(dev: IncDevice, late: number[]): Promise<void> {
+    const min = Math.min(...late);
+    if (!Number.isFinite(min)) return;
+    if (this.now() - min > this.horizonMs) {
+      this.repairQueue.push({ deviceUuid: dev.ref.deviceUuid, from: min, to: Math.max(...late) });
+    } else await this.recomputeDays(dev.ref, min, Math.max(...late));
+  }
+
+  /**
+   * Repairs a device's trips, stops, idling and rollups for records in [from, to] (device time): the
+   * live folds that cover the range are rebuilt from the stored records, and the days no fold covers
+   * are recomputed from the stored records by the batch functions. For anything that changes stored
+   * records or how they are read after the fact (late uploads past the horizon, a changed sensor
+   * setting of the device).
+   */
+  async repair(deviceUuid: string, from: number, to: number): Promise<void> {
+    await this.flushing.catch(() => undefined);
+    const dev = this.inc.get(deviceUuid);
+    let ref: DeviceRef;
+    if (dev) {
+      ref = dev.ref;
+      if (dev.inc && dev.inc.earliestWindow() !== null && to >= (dev.inc.earliestWindow() ?? Infinity)) {
+        dev.lateFrom = Math.max(from, dev.inc.state.since);
+        this.dirtyDevices.add(deviceUuid);
+      }
+    } else {
+      const recs = await this.store.readLocations(deviceUuid, from - 86_400_000, to + 86_400_000);
+      ref = {
+        companyUuid: '',
+        deviceUuid,
+        vehicleUuid: recs.findLast((r) => r.vehicleId)?.vehicleId ?? null,
+      };
+    }
+    await this.recomputeDays(ref, from, to);
+    await this.flush();
+  }
+
+  /** Runs the queued background repairs (late records older than the horizon). */
+  async runRepairs(): Promise<number> {
+    const jobs = this.repairQueue.splice(0);
+    const byDevice = new Map<string, { from: number; to: number }>();
+    for (const j of jobs) {
+      const cur = byDevice.get(j.deviceUuid);
+      byDevice.set(j.deviceUuid, cur ? { from: Math.min(cur.from, j.from), to: Math.max(cur.to, j.to) } : j);
+    }
+    for (const [deviceUuid, { from, to }] of byDevice) await this.repair(deviceUuid, from, to);
+    return byDevice.size;
+  }
+
+  /** Queued background repairs (tests, metrics). */
+  pendingRepairs(): number {
+    return this.repairQueue.length;
+  }
+
+  /** Trips of a day by the batch function (the oracle), from the stored records. */
+  private async oracleTrips(deviceUuid: string, day: string): Promise<TripDetection> {
+    const w = dayWindow(day, this.tz);
+    return tripsForDay(await this.store.readLocations(deviceUuid, w.from, w.to), day, this.tz);
+  }
+
+  /**
+   * The batch computation (what every flush did before the pipeline was incremental): trips, stops,
+   * idling and rollups of the days that records in [from, to] can change and no live fold covers,
+   * from the stored records.
+   */
+  private async recomputeDays(ref: DeviceRef, from: number, to: number): Promise<void> {
+    const dev = this.inc.get(ref.deviceUuid);
+    const tripDays = new Set<string>();
+    const rollupDays = new Set<string>();
+    const opts = defaultRollupOptionsFor(this.tz);
+    for (let t = from; ; t = Math.min(to, t + 86_400_000)) {
+      for (const d of affectedDays([t], this.tz)) if (!dev?.inc?.hasTripDay(d)) tripDays.add(d);
+      for (const d of rollupAffectedDays([t], opts)) if (!dev?.inc?.hasRollupDay(d)) rollupDays.add(d);
+      if (t >= to) break;
+    }
+    const tripsOfDay = new Map<string, { startTime: number }[]>();
+    for (const day of [...tripDays].sort()) {
+      const det = await this.oracleTrips(ref.deviceUuid, day);
+      await this.store.replaceDeviceDay(ref, day, det);
+      dev?.written.delete(`trips|${day}`);
+      tripsOfDay.set(day, det.trips);
+    }
+    if (!ref.vehicleUuid) return;
+    for (const day of [...rollupDays].sort()) {
+      const { from: wFrom, to: wTo } = rollupWindow(day, opts);
+      const records = await this.store.readLocations(ref.deviceUuid, wFrom, wTo);
+      const dayTrips =
+        tripsOfDay.get(day) ??
+        dev?.inc?.trips(day)?.trips ??
+        (await this.oracleTrips(ref.deviceUuid, day)).trips;
+      const violations = (await this.store.violationTimes(ref.vehicleUuid, wFrom, wTo)).map((time) => ({
+        time,
+      }));
+      const computed = withCounts(
+        computeDayRollups(ref.vehicleUuid, records, day, opts),
+        dayTrips,
+        violations,
+        opts,
+      );
+      await this.store.replaceRollups(
+        { companyUuid: ref.companyUuid, vehicleUuid: ref.vehicleUuid },
+        computed,
+      );
+      dev?.written.delete(`rollups|${day}`);
     }
   }
 

@@ -159,74 +159,166 @@ export class SqlPipelineStore implements PipelineStore {
     date: string,
     det: TripDetection,
   ): Promise<void> {
-    const [dev] = await this.db.query<{ id: number; imei: string; company_id: number }>(
-      'SELECT id, imei, company_id FROM devices WHERE uuid = $1',
-      [ref.deviceUuid],
+    await this.writeResults([{ ref, date, detection: det }], []);
+  }
+
+  async replaceRollups(ref: { companyUuid: string; vehicleUuid: string }, day: DayRollups): Promise<void> {
+    await this.writeResults([], [{ ref, day }]);
+  }
+
+  /**
+   * One flush: the device-days' trips and the vehicle-days' rollups and fuel events, each replaced by one
+   * DELETE and one multi-row INSERT (unnest) for all of them, in one transaction when the connection
+   * has them. An unknown device or vehicle (deleted meanwhile) is an error, as a single write was.
+   */
+  async writeResults(
+    trips: readonly {
+      ref: { companyUuid: string; deviceUuid: string; vehicleUuid: string | null };
+      date: string;
+      detection: TripDetection;
+    }[],
+    rollups: readonly { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[],
+  ): Promise<void> {
+    if (trips.length === 0 && rollups.length === 0) return;
+    const db = this.db as Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
+    const run = (q: Queryable) => this.writeResultsIn(q, trips, rollups);
+    if (typeof db.transaction === 'function') await db.transaction(run);
+    else await run(db);
+  }
+
+  private async writeResultsIn(
+    db: Queryable,
+    trips: readonly {
+      ref: { companyUuid: string; deviceUuid: string; vehicleUuid: string | null };
+      date: string;
+      detection: TripDetection;
+    }[],
+    rollups: readonly { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[],
+  ): Promise<void> {
+    const vehicleUuids = [
+      ...new Set([
+        ...trips.map((t) => t.ref.vehicleUuid).filter((v): v is string => !!v),
+        ...rollups.map((r) => r.ref.vehicleUuid),
+      ]),
+    ];
+    const vehicles = new Map(
+      vehicleUuids.length
+        ? (
+            await db.query<{ id: number; uuid: string; company_id: number }>(
+              'SELECT id, uuid, company_id FROM vehicles WHERE uuid = ANY($1::uuid[])',
+              [vehicleUuids],
+            )
+          ).map((v) => [v.uuid, v])
+        : [],
     );
-    if (!dev) throw new Error(`Unknown device ${ref.deviceUuid}`);
-    const vehicleId = await this.vehicleId(ref.vehicleUuid);
-    await this.db.query(`DELETE FROM device_trips WHERE device_id = $1 AND data->>'day' = $2`, [
-      dev.id,
-      date,
-    ]);
-    for (const [k, t] of det.trips.entries()) {
+    if (trips.length) {
+      const deviceUuids = [...new Set(trips.map((t) => t.ref.deviceUuid))];
+      const devices = new Map(
+        (
+          await db.query<{ id: number; uuid: string; imei: string; company_id: number }>(
+            'SELECT id, uuid, imei, company_id FROM devices WHERE uuid = ANY($1::uuid[])',
+            [deviceUuids],
+          )
+        ).map((d) => [d.uuid, d]),
+      );
+      const del = { dev: [] as number[], day: [] as string[] };
+      const ins = {
+        company: [] as number[],
+        vehicle: [] as (number | null)[],
+        dev: [] as number[],
+        start: [] as number[],
+        end: [] as number[],
+        dist: [] as number[],
+        data: [] as string[],
+      };
       const place = (p: { lat: number; lon: number }) => ({
         latitude: p.lat,
         longitude: p.lon,
         address: null,
       });
-      const data = {
-        day: date,
-        device_imei: dev.imei,
-        start_location: place(t.start),
-        end_location: place(t.end),
-        distance_km: Math.round(t.distanceM) / 1000,
-        distance_source: t.distanceSource,
-        duration_seconds: Math.round(t.durationS),
-        max_speed: t.maxSpeedKmh,
-        average_speed: t.avgSpeedKmh,
-        idle_seconds: Math.round(t.idleS),
-        fuel_used_litres: null,
-        ...(k === 0 ? { stops: det.stops, idles: det.idles } : {}),
-      };
-      await this.db.query(
-        `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
-         VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($5 / 1000.0), $6, $7::jsonb)`,
-        [dev.company_id, vehicleId, dev.id, t.startTime, t.endTime, t.distanceM, JSON.stringify(data)],
+      for (const { ref, date, detection: det } of trips) {
+        const dev = devices.get(ref.deviceUuid);
+        if (!dev) throw new Error(`Unknown device ${ref.deviceUuid}`);
+        const vehicleId = ref.vehicleUuid ? (vehicles.get(ref.vehicleUuid)?.id ?? null) : null;
+        del.dev.push(dev.id);
+        del.day.push(date);
+        for (const [k, t] of det.trips.entries()) {
+          const data = {
+            day: date,
+            device_imei: dev.imei,
+            start_location: place(t.start),
+            end_location: place(t.end),
+            distance_km: Math.round(t.distanceM) / 1000,
+            distance_source: t.distanceSource,
+            duration_seconds: Math.round(t.durationS),
+            max_speed: t.maxSpeedKmh,
+            average_speed: t.avgSpeedKmh,
+            idle_seconds: Math.round(t.idleS),
+            fuel_used_litres: null,
+            ...(k === 0 ? { stops: det.stops, idles: det.idles } : {}),
+          };
+          ins.company.push(dev.company_id);
+          ins.vehicle.push(vehicleId);
+          ins.dev.push(dev.id);
+          ins.start.push(t.startTime);
+          ins.end.push(t.endTime);
+          ins.dist.push(t.distanceM);
+          ins.data.push(JSON.stringify(data));
+        }
+      }
+      await db.query(
+        `DELETE FROM device_trips t USING unnest($1::int[], $2::text[]) AS u(dev, day)
+         WHERE t.device_id = u.dev AND t.data->>'day' = u.day`,
+        [del.dev, del.day],
       );
+      if (ins.dev.length) {
+        await db.query(
+          `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
+           SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb
+           FROM unnest($1::int[], $2::int[], $3::int[], $4::float8[], $5::float8[], $6::float8[], $7::text[])
+             AS u(c, v, d, s, e, m, j)`,
+          [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data],
+        );
+      }
     }
-  }
-
-  async replaceRollups(ref: { companyUuid: string; vehicleUuid: string }, day: DayRollups): Promise<void> {
-    const [v] = await this.db.query<{ id: number; company_id: number }>(
-      'SELECT id, company_id FROM vehicles WHERE uuid = $1',
-      [ref.vehicleUuid],
+    if (rollups.length === 0) return;
+    const rows: { company: number; vehicle: number; day: string; r: VehicleRollup }[] = [];
+    const del = { vehicle: [] as number[], day: [] as string[] };
+    const ev: { company: number; vehicle: number; day: string; e: DayRollups['fuelEvents'][number] }[] = [];
+    for (const { ref, day } of rollups) {
+      const v = vehicles.get(ref.vehicleUuid);
+      if (!v) throw new Error(`Unknown vehicle ${ref.vehicleUuid}`);
+      del.vehicle.push(v.id);
+      del.day.push(day.daily.date);
+      for (const r of [day.daily, ...day.hourly.filter((h) => h.records > 0)])
+        rows.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, r });
+      for (const e of day.fuelEvents)
+        ev.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, e });
+    }
+    await db.query(
+      `DELETE FROM vehicle_rollups r USING unnest($1::int[], $2::date[]) AS u(v, d)
+       WHERE r.vehicle_id = u.v AND r.day = u.d`,
+      [del.vehicle, del.day],
     );
-    if (!v) throw new Error(`Unknown vehicle ${ref.vehicleUuid}`);
-    await this.db.query(
-      'DELETE FROM vehicle_rollups WHERE company_id = $1 AND vehicle_id = $2 AND day = $3::date',
-      [v.company_id, v.id, day.daily.date],
-    );
-    const rows: VehicleRollup[] = [day.daily, ...day.hourly.filter((h) => h.records > 0)];
-    const col = <K extends keyof VehicleRollup>(k: K) => rows.map((r) => r[k]);
-    await this.db.query(
+    const col = <K extends keyof VehicleRollup>(k: K) => rows.map((x) => x.r[k]);
+    await db.query(
       `INSERT INTO vehicle_rollups (company_id, vehicle_id, day, hour, distance_m, driving_s, idle_s, engine_s, records,
          max_speed_kmh, trips, violations, fuel_used_l, refuels, refuel_l, drops, drop_l, rpm_max, rpm_seconds_sum,
          rpm_seconds, over_rev_s, temp_min, temp_max, temp_sum, temp_count, starts_at, over_revs, fuel_level_pct,
          fuel_level_l, tyres)
-       SELECT $1, $2, $3::date, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum,
+       SELECT c, v, dy::date, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum,
               tcnt, to_timestamp(sa / 1000.0), orv, flp, fll, ty::jsonb
-       FROM unnest($4::smallint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
          $9::int[], $10::real[], $11::int[], $12::int[], $13::float8[], $14::int[], $15::float8[], $16::int[], $17::float8[],
          $18::real[], $19::float8[], $20::float8[], $21::float8[], $22::real[], $23::real[], $24::float8[], $25::int[],
          $26::float8[], $27::int[], $28::real[], $29::real[], $30::text[])
-         AS u(h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum, tcnt, sa, orv, flp,
-              fll, ty)`,
+         AS u(c, v, dy, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum, tcnt, sa,
+              orv, flp, fll, ty)`,
       [
-        v.company_id,
-        v.id,
-        day.daily.date,
-        rows.map((r) => r.hour ?? -1),
+        rows.map((x) => x.company),
+        rows.map((x) => x.vehicle),
+        rows.map((x) => x.day),
+        rows.map((x) => x.r.hour ?? -1),
         col('distanceM'),
         col('drivingS'),
         col('idleS'),
@@ -252,37 +344,60 @@ export class SqlPipelineStore implements PipelineStore {
         col('overRevs'),
         col('fuelLevelPct'),
         col('fuelLevelL'),
-        rows.map((r) => (r.tyres ? JSON.stringify(r.tyres) : null)),
+        rows.map((x) => (x.r.tyres ? JSON.stringify(x.r.tyres) : null)),
       ],
     );
-    // Refuels and drops of the day (place and time) for the fuel report.
-    await this.db.query('DELETE FROM fuel_events WHERE vehicle_id = $1 AND day = $2::date', [
-      v.id,
-      day.daily.date,
-    ]);
-    const ev = day.fuelEvents;
+    // Refuels and drops of the days (place and time) for the fuel report.
+    await db.query(
+      `DELETE FROM fuel_events f USING unnest($1::int[], $2::date[]) AS u(v, d)
+       WHERE f.vehicle_id = u.v AND f.day = u.d`,
+      [del.vehicle, del.day],
+    );
     if (ev.length > 0) {
-      await this.db.query(
+      await db.query(
         `INSERT INTO fuel_events (company_id, vehicle_id, day, kind, litres, at, ended_at, latitude, longitude,
            level_before_l, level_after_l)
-         SELECT $1, $2, $3::date, k, l, to_timestamp(a / 1000.0), to_timestamp(b / 1000.0), la, lo, lb, lf
-         FROM unnest($4::text[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::float8[],
-           $11::float8[]) AS u(k, l, a, b, la, lo, lb, lf)`,
+         SELECT c, v, dy::date, k, l, to_timestamp(a / 1000.0), to_timestamp(b / 1000.0), la, lo, lb, lf
+         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[],
+           $8::float8[], $9::float8[], $10::float8[], $11::float8[]) AS u(c, v, dy, k, l, a, b, la, lo, lb, lf)`,
         [
-          v.company_id,
-          v.id,
-          day.daily.date,
-          ev.map((e) => e.kind),
-          ev.map((e) => e.litres),
-          ev.map((e) => e.startTime),
-          ev.map((e) => e.endTime),
-          ev.map((e) => e.lat),
-          ev.map((e) => e.lon),
-          ev.map((e) => e.levelBeforeL),
-          ev.map((e) => e.levelAfterL),
+          ev.map((x) => x.company),
+          ev.map((x) => x.vehicle),
+          ev.map((x) => x.day),
+          ev.map((x) => x.e.kind),
+          ev.map((x) => x.e.litres),
+          ev.map((x) => x.e.startTime),
+          ev.map((x) => x.e.endTime),
+          ev.map((x) => x.e.lat),
+          ev.map((x) => x.e.lon),
+          ev.map((x) => x.e.levelBeforeL),
+          ev.map((x) => x.e.levelAfterL),
         ],
       );
     }
+  }
+
+  async violationTimesMany(
+    vehicleUuids: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    if (vehicleUuids.length === 0) return out;
+    const rows = await this.db.query<{ v: string; t: number }>(
+      `SELECT DISTINCT ON (n.vehicle_id, n.data->>'dedupe_key') v.uuid::text AS v,
+              (extract(epoch FROM n.device_created_at) * 1000)::float8 AS t
+       FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id
+       WHERE v.uuid = ANY($1::uuid[]) AND n.type IN ('overspeed', 'violation_output', 'emergency_button')
+         AND n.device_created_at >= to_timestamp($2 / 1000.0) AND n.device_created_at < to_timestamp($3 / 1000.0)`,
+      [vehicleUuids, from, to],
+    );
+    for (const r of rows) {
+      const list = out.get(r.v) ?? [];
+      list.push(Math.round(r.t));
+      out.set(r.v, list);
+    }
+    return out;
   }
 
   async violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]> {

@@ -1,0 +1,290 @@
+import { haversineM } from '../common/geo';
+import { IO, ioNumber } from '../common/io';
+import { recordIgnition, type PositionRecord } from '../common/types';
+import { addDays, dayStartOf } from '../common/zoned-time';
+import {
+  dayWindow,
+  defaultTripConfig,
+  type IdlePeriod,
+  type Stop,
+  type Trip,
+  type TripConfig,
+  type TripDetection,
+} from '../trips/trips';
+import { newSanityStream, sanityPush, sanityTail, type SanityStreamState } from './sanity-stream';
+
+/**
+ * `tripsForDay` (trips/trips.ts) as a fold: the trips, stops and idling periods starting on local day
+ * `date`, advanced one record at a time in O(1).
+ *
+ * A fold covers exactly the batch function's window (`dayWindow(date)`: the day plus `lookaroundS` on
+ * each side) and is fed that window's records in the total order, from an empty state at the window
+ * start, so its result is the batch result for the same records, not an approximation: the sanity
+ * stream gives the same verdicts (sanity-stream.ts), the trip machine below is `detectTrips` steps 1-4
+ * run left to right, and since the detection mode ('auto': ignition when any accepted record of the
+ * window has an ignition reading) is only known at the end, both modes run side by side and `finish`
+ * picks one. Trips that closed are kept (a day has tens); the open trip holds running totals (GPS
+ * distance, max speed, idle time, odometer ends) and the records after its last active one, which are
+ * at most `minParkingS` long (past that, or past a gap, the trip cannot grow any more and is closed).
+ *
+ * The state is plain JSON (saved with the device's engine state, pipeline_device_state).
+ */
+
+interface Totals {
+  first: PositionRecord;
+  last: PositionRecord;
+  gps: number;
+  maxSpeed: number;
+  idleMs: number;
+  odoFirst: number | null;
+  odoPrev: number | null;
+  odoBad: boolean;
+  count: number;
+}
+
+interface ModeState {
+  /** The open trip candidate up to its last active record. */
+  cand: Totals | null;
+  /** Accepted records after the candidate's last active one (all inactive). */
+  after: PositionRecord[];
+  afterGapFree: boolean;
+  trips: Trip[];
+  stops: Stop[];
+}
+
+export interface TripFoldState {
+  date: string;
+  from: number;
+  to: number;
+  dayStart: number;
+  dayEnd: number;
+  sanity: SanityStreamState;
+  hasIgnition: boolean;
+  prev: PositionRecord | null;
+  ign: ModeState;
+  mot: ModeState;
+  idleOpen: { start: PositionRecord; last: PositionRecord } | null;
+  idles: IdlePeriod[];
+}
+
+const round = (n: number, digits = 2): number => {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+};
+
+const newMode = (): ModeState => ({ cand: null, after: [], afterGapFree: true, trips: [], stops: [] });
+
+export function newTripFold(
+  date: string,
+  timeZone: string,
+  cfg: TripConfig = defaultTripConfig,
+): TripFoldState {
+  const { from, to } = dayWindow(date, timeZone, cfg);
+  return {
+    date,
+    from,
+    to,
+    dayStart: dayStartOf(date, timeZone),
+    dayEnd: dayStartOf(addDays(date, 1), timeZone),
+    sanity: newSanityStream(),
+    hasIgnition: false,
+    prev: null,
+    ign: newMode(),
+    mot: newMode(),
+    idleOpen: null,
+    idles: [],
+  };
+}
+
+function startTotals(r: PositionRecord): Totals {
+  const odo = ioNumber(r.io, IO.odometer);
+  return {
+    first: r,
+    last: r,
+    gps: 0,
+    maxSpeed: r.speed > 0 ? r.speed : 0,
+    idleMs: 0,
+    odoFirst: odo ?? null,
+    odoPrev: odo ?? null,
+    odoBad: false,
+    count: 1,
+  };
+}
+
+/** Appends `r` to the totals (buildTrip's loop body). */
+function addTotals(t: Totals, r: PositionRecord, cfg: TripConfig): void {
+  const p = t.last;
+  if (r.speed > t.maxSpeed) t.maxSpeed = r.speed;
+  t.gps += haversineM(p.lat, p.lon, r.lat, r.lon);
+  const dt = r.time - p.time;
+  if (dt <= cfg.maxGapS * 1000 && recordIgnition(p) === true && p.speed < cfg.movingSpeedKmh) t.idleMs += dt;
+  const v = ioNumber(r.io, IO.odometer);
+  if (v !== undefined) {
+    if (t.odoPrev !== null && v < t.odoPrev) t.odoBad = true;
+    t.odoFirst ??= v;
+    t.odoPrev = v;
+  }
+  t.last = r;
+  t.count++;
+}
+
+function buildTrip(t: Totals): Trip {
+  const { first, last, gps } = t;
+  const odo = t.odoBad || t.odoFirst === null || t.odoPrev === null ? undefined : t.odoPrev - t.odoFirst;
+  let distanceM = gps;
+  let source: 'odometer' | 'gps' = 'gps';
+  if (odo !== undefined && odo <= gps * 3 + 1000 && odo >= gps / 3 - 1000) {
+    distanceM = odo;
+    source = 'odometer';
+  }
+  const durationS = (last.time - first.time) / 1000;
+  return {
+    deviceId: first.deviceId,
+    startTime: first.time,
+    endTime: last.time,
+    start: { lat: first.lat, lon: first.lon },
+    end: { lat: last.lat, lon: last.lon },
+    distanceM: round(distanceM, 1),
+    distanceSource: source,
+    durationS,
+    maxSpeedKmh: t.maxSpeed,
+    avgSpeedKmh: durationS > 0 ? round((distanceM / durationS) * 3.6, 1) : 0,
+    idleS: t.idleMs / 1000,
+    recordCount: t.count,
+  };
+}
+
+/** Closes the candidate: it ends at the first record after its last active one when no gap lies between. */
+function closeCandidate(m: ModeState, cfg: TripConfig): void {
+  const cand = m.cand;
+  if (!cand) return;
+  const endRec = m.after[0];
+  const totals = endRec && endRec.time - cand.last.time <= cfg.maxGapS * 1000 ? { ...cand } : cand;
+  if (endRec && totals !== cand) addTotals(totals, endRec, cfg);
+  const trip = buildTrip(totals);
+  if (trip.durationS >= cfg.minTripDurationS && trip.distanceM >= cfg.minTripDistanceM) {
+    const prev = m.trips[m.trips.length - 1];
+    if (prev) {
+      const ms = trip.startTime - prev.endTime;
+      if (ms >= cfg.minParkingS * 1000) {
+        m.stops.push({
+          deviceId: trip.deviceId,
+          startTime: prev.endTime,
+          endTime: trip.startTime,
+          place: prev.end,
+          minutes: round(ms / 60_000, 1),
+        });
+      }
+    }
+    m.trips.push(trip);
+  }
+  m.cand = null;
+  m.after = [];
+  m.afterGapFree = true;
+}
+
+function stepMode(
+  m: ModeState,
+  r: PositionRecord,
+  prev: PositionRecord | null,
+  active: boolean,
+  cfg: TripConfig,
+): void {
+  const maxGapMs = cfg.maxGapS * 1000;
+  const gap = prev ? r.time - prev.time : Infinity;
+  if (active) {
+    if (m.cand && m.after.length === 0 && gap <= maxGapMs) {
+      addTotals(m.cand, r, cfg); // the run goes on
+      return;
+    }
+    if (m.cand) {
+      // A new run: merged into the candidate across a short stop with data all the way through.
+      const stopMs = r.time - m.cand.last.time;
+      if (m.after.length > 0 && m.afterGapFree && gap <= maxGapMs && stopMs < cfg.minParkingS * 1000) {
+        for (const a of m.after) addTotals(m.cand, a, cfg);
+        addTotals(m.cand, r, cfg);
+        m.after = [];
+        m.afterGapFree = true;
+        return;
+      }
+      closeCandidate(m, cfg);
+    }
+    m.cand = startTotals(r);
+    return;
+  }
+  if (!m.cand) return;
+  m.after.push(r);
+  if (gap > maxGapMs) m.afterGapFree = false;
+  // No later run can merge any more: close now (the trip's end is already known).
+  if (!m.afterGapFree || r.time - m.cand.last.time >= cfg.minParkingS * 1000) closeCandidate(m, cfg);
+}
+
+function stepAccepted(s: TripFoldState, r: PositionRecord, cfg: TripConfig): void {
+  if (!s.hasIgnition && recordIgnition(r) !== undefined) s.hasIgnition = true;
+  stepMode(s.ign, r, s.prev, recordIgnition(r) === true, cfg);
+  stepMode(s.mot, r, s.prev, r.speed >= cfg.movingSpeedKmh, cfg);
+  // Idling (detectIdles): ignition on and not moving, independent of the mode.
+  const maxGapMs = cfg.maxGapS * 1000;
+  const idle = recordIgnition(r) === true && r.speed < cfg.movingSpeedKmh;
+  const open = s.idleOpen;
+  if (open) {
+    const gap = r.time - open.last.time;
+    if (idle && gap <= maxGapMs) open.last = r;
+    else {
+      pushIdle(s, open.start, gap <= maxGapMs ? r.time : open.last.time, cfg);
+      s.idleOpen = idle ? { start: r, last: r } : null;
+    }
+  } else if (idle) s.idleOpen = { start: r, last: r };
+  s.prev = r;
+}
+
+function pushIdle(s: TripFoldState, start: PositionRecord, endTime: number, cfg: TripConfig): void {
+  const ms = endTime - start.time;
+  if (ms < cfg.minIdleS * 1000) return;
+  s.idles.push({
+    deviceId: start.deviceId,
+    startTime: start.time,
+    endTime,
+    place: { lat: start.lat, lon: start.lon },
+    minutes: round(ms / 60_000, 1),
+  });
+}
+
+/** Feeds the next record of the window (records must come in the total order, duplicates removed). */
+export function tripFoldPush(s: TripFoldState, r: PositionRecord, cfg: TripConfig = defaultTripConfig): void {
+  if (r.time < s.from || r.time >= s.to) return;
+  sanityPush(s.sanity, r, (a) => stepAccepted(s, a, cfg), cfg.sanity);
+}
+
+const cloneMode = (m: ModeState): ModeState => ({
+  cand: m.cand ? { ...m.cand } : null,
+  after: [...m.after],
+  afterGapFree: m.afterGapFree,
+  trips: [...m.trips],
+  stops: [...m.stops],
+});
+
+/** The result for the records pushed so far: equal to `tripsForDay(thoseRecords, date, timeZone)`. */
+export function tripFoldResult(s0: TripFoldState, cfg: TripConfig = defaultTripConfig): TripDetection {
+  const s: TripFoldState = {
+    ...s0,
+    ign: cloneMode(s0.ign),
+    mot: cloneMode(s0.mot),
+    idleOpen: s0.idleOpen ? { ...s0.idleOpen } : null,
+    idles: [...s0.idles],
+  };
+  for (const r of sanityTail(s0.sanity, cfg.sanity)) stepAccepted(s, r, cfg);
+  const mode: 'ignition' | 'motion' =
+    cfg.mode === 'auto' ? (s.hasIgnition ? 'ignition' : 'motion') : cfg.mode;
+  const m = mode === 'ignition' ? s.ign : s.mot;
+  closeCandidate(m, cfg);
+  if (s.idleOpen) pushIdle(s, s.idleOpen.start, s.idleOpen.last.time, cfg);
+  const onDay = <T extends { startTime: number }>(x: T) =>
+    x.startTime >= s.dayStart && x.startTime < s.dayEnd;
+  return {
+    mode,
+    trips: m.trips.filter(onDay),
+    stops: m.stops.filter(onDay),
+    idles: s.idles.filter(onDay),
+  };
+}
