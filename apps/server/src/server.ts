@@ -14,6 +14,7 @@ import { registerShareRoutes } from './modules/share';
 import { registerCommandRoutes } from './commands/routes';
 import { registerSalikGateRoutes } from './modules/salik-gates';
 import { instrumentHttp } from './metrics/health';
+import { registerMessagingRoutes } from './messaging/routes';
 
 /**
  * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
@@ -37,5 +38,6 @@ export async function createServer(
   registerOpenApi(app);
   registerCommandRoutes(app);
   registerSalikGateRoutes(app);
+  registerMessagingRoutes(app);
   return Object.assign(app, { cruds });
 }

@@ -17,6 +17,7 @@ export * from './schemas/report';
 export * from './schemas/activity';
 export * from './schemas/files';
 export * from './schemas/configuration';
+export * from './schemas/message';
 export * from './realtime';
 export * from './endpoints';
 export * from './client';
