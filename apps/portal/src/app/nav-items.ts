@@ -14,6 +14,8 @@ export interface NavItem {
   guard?: NavGuard;
   /** Exact match for the active state (home would otherwise match every dashboard page). */
   end?: boolean;
+  /** Shown to super admins only (the sent-messages mailbox). */
+  superAdmin?: boolean;
 }
 
 export interface NavSection {
@@ -63,6 +65,7 @@ export const navSections: NavSection[] = [
     key: 'insights',
     items: [
       { key: 'reports', to: paths.reports },
+      { key: 'messages', to: paths.messages, superAdmin: true },
       { key: 'settings', to: paths.settings },
     ],
   },

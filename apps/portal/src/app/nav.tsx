@@ -20,7 +20,8 @@ export const renderRouterLink: RenderNavLink = (item, { href, children, ...props
  */
 export function useNavGroups(): { groups: NavGroup[]; activeId: string | undefined } {
   const { t } = useTranslation('nav');
-  const { token, company } = useSession();
+  const { token, company, user } = useSession();
+  const superAdmin = user?.user_type === 'super_admin';
   const { pathname } = useLocation();
   const groups = useMemo<NavGroup[]>(
     () =>
@@ -29,9 +30,10 @@ export function useNavGroups(): { groups: NavGroup[]; activeId: string | undefin
         label: t(`section.${section.key}`),
         items: section.items
           .filter((item) => !item.guard || canUseGuard(item.guard, token, company))
+          .filter((item) => !item.superAdmin || superAdmin)
           .map((item) => ({ id: item.key, label: t(`item.${item.key}`), href: item.to })),
       })),
-    [t, token, company],
+    [t, token, company, superAdmin],
   );
   const activeId = useMemo(() => {
     let best: { id: string; length: number } | undefined;

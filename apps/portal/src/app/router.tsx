@@ -34,6 +34,7 @@ const EngineReportPage = page(() => import('../pages/reports/engine-report-page'
 const WheelReportPage = page(() => import('../pages/reports/wheel-report-page'));
 const ListReportPage = page(() => import('../pages/reports/list-report-page'));
 const SettingsPage = page(() => import('../pages/settings/settings-page'));
+const MessagesPage = page(() => import('../pages/messages/messages-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
 const NotFoundPage = page(() => import('../pages/not-found-page'));
 
@@ -155,6 +156,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'reports/:kind', element: <ListReportPage /> },
           { path: 'settings', element: <SettingsPage /> },
+          { path: 'messages', element: <MessagesPage /> },
           { path: 'settings/change-password', element: <ChangePasswordPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -1,0 +1,36 @@
+import type { Catalog } from '../en';
+import type { messages as en } from '../en/messages';
+
+export const messages = {
+  list: {
+    title: 'الرسائل المرسلة',
+    intro:
+      'رسائل البريد الإلكتروني والرسائل النصية التي أرسلها النظام، الأحدث أولًا. عند عدم إعداد SMTP يبقى البريد هنا في صندوق البريد المحلي.',
+    empty: 'لا توجد رسائل بعد',
+    filter: 'الحالة',
+    all: 'الكل',
+    search: 'ابحث بالمستلم أو الموضوع',
+    open: 'قراءة',
+    close: 'إغلاق',
+  },
+  status: { queued: 'في الانتظار', sent: 'مرسلة', failed: 'فشلت' },
+  transport: { smtp: 'SMTP', mailbox: 'صندوق البريد المحلي', 'sms-http': 'مزود الرسائل النصية' },
+  channel: { email: 'بريد إلكتروني', sms: 'رسالة نصية' },
+  details: {
+    to: 'إلى',
+    created: 'وقت الإدراج',
+    sent: 'وقت الإرسال',
+    attempts: 'المحاولات',
+    via: 'أُرسلت عبر',
+    error: 'السبب',
+    language: 'اللغة',
+    preview: 'معاينة',
+    text: 'نص عادي',
+    noContent: 'لا يُحتفظ بمحتوى الرسالة بعد إرسالها (فهو يحمل روابط ورموزًا لمرة واحدة).',
+    frame: 'معاينة الرسالة',
+  },
+  invite: {
+    action: 'إعادة إرسال الدعوة',
+    sent: 'تم إرسال الدعوة.',
+  },
+} satisfies Catalog<typeof en>;
