@@ -20,6 +20,7 @@ import { MessageOutbox } from './outbox';
 import { SmtpMailTransport, MemorySmsProvider, HttpSmsProvider } from './transports';
 import { startMessaging } from './plugin';
 import { headerSafe, renderMessage } from './templates';
+import { enqueueReportMail, ReportMailError } from './reports';
 
 interface Received {
   raw: string;
@@ -439,6 +440,37 @@ describe('messages over a real SMTP server', () => {
     expect(arabic.json().errors.emails).toEqual(['عدد المستلمين أكبر من المسموح (الحد الأقصى 10)']);
     const crlf = await admin.post(`/v1/vehicles/${v[0]!.uuid}/share/email`, { emails: ['a@b.test\r\nBcc: c@d.test'] });
     expect(crlf.statusCode).toBe(422);
+  });
+});
+
+describe('scheduled report mails', () => {
+  it('one mail per address with the report attached, in the given language, queued once per key', async () => {
+    const csv = new TextEncoder().encode('plate,km\nA 1,120\n');
+    const mail = {
+      to: ['ops@fleet.test', 'OPS@fleet.test', 'boss@fleet.test'],
+      locale: 'ar' as const,
+      title: 'تقرير الوقود',
+      period: 'نوفمبر 2026',
+      companyId: w.a.id,
+      attachment: { filename: 'fuel\r\n.csv', contentType: 'text/csv', bytes: csv },
+      idempotencyKey: 'fuel-2026-11',
+    };
+    expect(await enqueueReportMail(app.ctx.messenger, mail)).toBe(2);
+    await enqueueReportMail(app.ctx.messenger, mail); // the scheduler retried the same run
+    await outbox.drain();
+    const got = smtp.to('ops@fleet.test');
+    expect(got).toHaveLength(1);
+    expect(got[0]!.mail.subject).toBe('تقرير Fleet: تقرير الوقود');
+    expect(got[0]!.mail.attachments).toHaveLength(1);
+    expect(got[0]!.mail.attachments[0]!.filename).toBe('fuel_.csv');
+    expect(got[0]!.mail.attachments[0]!.content.toString('utf8')).toBe('plate,km\nA 1,120\n');
+    expect(smtp.to('boss@fleet.test')).toHaveLength(1);
+    await expect(enqueueReportMail(app.ctx.messenger, { ...mail, to: ['x@y.test\r\nBcc: z@w.test'] })).rejects.toThrow(
+      ReportMailError,
+    );
+    await expect(
+      enqueueReportMail(app.ctx.messenger, { ...mail, to: Array.from({ length: 21 }, (_, i) => `r${i}@fleet.test`) }),
+    ).rejects.toThrow(/too many/);
   });
 });
 
