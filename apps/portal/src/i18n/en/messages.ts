@@ -26,6 +26,14 @@ export const messages = {
     noContent: 'The content is not kept once a message has left (it carries one-time links and codes).',
     frame: 'Message preview',
   },
+  share: {
+    title: 'Shared live location',
+    updated: 'Last position {{time}}',
+    noPosition: 'No position received yet',
+    expires: 'The link works until {{time}}',
+    invalidTitle: 'This link is not available',
+    invalid: 'The link is invalid or has expired. Ask the sender for a new one.',
+  },
   invite: {
     action: 'Resend invitation',
     sent: 'The invitation has been sent.',
