@@ -778,7 +778,7 @@ const messages = {
     response: paginated(outboundMessageSchema),
     auth: 'session',
     summary:
-      'Sent messages (e-mail and SMS) with their status; super admins see all, a company admin (users.view) the selected company\'s',
+      "Sent messages (e-mail and SMS) with their status; super admins see all, a company admin (users.view) the selected company's",
   }),
   'messages.show': endpoint({
     method: 'GET',

@@ -44,7 +44,10 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]+:[^\r\n]*$/, 'must be "Name: value" on one line')
     .optional(),
   SMS_BODY: z.string().default('{"to":"{to}","text":"{text}"}'),
-  SMS_CONTENT_TYPE: z.string().regex(/^[^\r\n]+$/).default('application/json'),
+  SMS_CONTENT_TYPE: z
+    .string()
+    .regex(/^[^\r\n]+$/)
+    .default('application/json'),
   MESSAGE_RECIPIENT_HOURLY_LIMIT: int(30, 1),
   MESSAGE_MAX_ATTEMPTS: int(8, 1),
   MESSAGE_RETRY_BASE_MS: int(5000, 1),
@@ -69,7 +72,8 @@ export function loadMessagingConfig(env: Record<string, string | undefined>): Me
 
 /** Where mail goes, for the start line: the SMTP host (never its credentials) or the local mailbox. */
 export function describeMailRoute(c: MessagingConfig): string {
-  if (!c.SMTP_URL) return 'mail: local mailbox (no SMTP_URL; super admins read it in the portal under Sent messages)';
+  if (!c.SMTP_URL)
+    return 'mail: local mailbox (no SMTP_URL; super admins read it in the portal under Sent messages)';
   try {
     const u = new URL(c.SMTP_URL);
     return `mail: SMTP ${u.protocol === 'smtps:' ? 'over TLS' : '(STARTTLS when offered)'} at ${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 587)} from ${c.MAIL_FROM}`;

@@ -118,7 +118,10 @@ beforeAll(async () => {
     FLEET_SEED_DEMO: 'false',
     PUBLIC_URL: 'https://fleet.example',
   });
-  const messaging = loadMessagingConfig({ SMTP_URL: smtp.url(), MAIL_FROM: 'Fleet <no-reply@fleet.example>' });
+  const messaging = loadMessagingConfig({
+    SMTP_URL: smtp.url(),
+    MAIL_FROM: 'Fleet <no-reply@fleet.example>',
+  });
   const messenger = new OutboxMessenger({ db: storage.db, config: messaging, now: () => clock.now });
   app = await createServer({
     config,
@@ -183,7 +186,10 @@ describe('messages over a real SMTP server', () => {
     expect(got!.mail.from?.text).toContain('no-reply@fleet.example');
     expect(got!.mail.html).toContain('dir="ltr"');
     expect(got!.mail.html).toContain('Welcome, Sara Lee');
-    const [, token] = linkIn(got!.mail.text ?? '', /https:\/\/fleet\.example\/set-password\/([A-Za-z0-9_-]+)/);
+    const [, token] = linkIn(
+      got!.mail.text ?? '',
+      /https:\/\/fleet\.example\/set-password\/([A-Za-z0-9_-]+)/,
+    );
     const set = await call(app, {
       method: 'POST',
       url: `/v1/set-password/${token}`,
@@ -225,21 +231,34 @@ describe('messages over a real SMTP server', () => {
     const [, newToken] = linkIn(second!.mail.text ?? '', /\/set-password\/([A-Za-z0-9_-]+)/);
     expect(newToken).not.toBe(oldToken);
     const body = { password: 'brand-new-2', password_confirmation: 'brand-new-2' };
-    expect((await call(app, { method: 'POST', url: `/v1/set-password/${oldToken}`, body })).statusCode).toBe(422);
-    expect((await call(app, { method: 'POST', url: `/v1/set-password/${newToken}`, body })).statusCode).toBe(200);
+    expect((await call(app, { method: 'POST', url: `/v1/set-password/${oldToken}`, body })).statusCode).toBe(
+      422,
+    );
+    expect((await call(app, { method: 'POST', url: `/v1/set-password/${newToken}`, body })).statusCode).toBe(
+      200,
+    );
     // Another company's admin cannot re-invite this user.
-    expect((await as(w.users.adminB.token, w.b.uuid).post(`/v1/users/${user.uuid}/invite`)).statusCode).toBe(404);
+    expect((await as(w.users.adminB.token, w.b.uuid).post(`/v1/users/${user.uuid}/invite`)).statusCode).toBe(
+      404,
+    );
   });
 
   it('password reset in the saved language, and its link resets the password', async () => {
     await storage.db.query(`UPDATE users SET locale = 'ar' WHERE email = 'admin.b@fleet.test'`);
-    const r = await call(app, { method: 'POST', url: '/v1/forgot-password', body: { email: 'admin.b@fleet.test' } });
+    const r = await call(app, {
+      method: 'POST',
+      url: '/v1/forgot-password',
+      body: { email: 'admin.b@fleet.test' },
+    });
     expect(r.statusCode).toBe(200);
     await outbox.drain();
     const [got] = smtp.to('admin.b@fleet.test');
     expect(got!.mail.subject).toBe('إعادة تعيين كلمة المرور في Fleet');
     expect(got!.mail.html).toContain('dir="rtl"');
-    const [, token] = linkIn(got!.mail.text ?? '', /https:\/\/fleet\.example\/reset-password\?token=([A-Za-z0-9_-]+)/);
+    const [, token] = linkIn(
+      got!.mail.text ?? '',
+      /https:\/\/fleet\.example\/reset-password\?token=([A-Za-z0-9_-]+)/,
+    );
     const reset = await call(app, {
       method: 'POST',
       url: '/v1/reset-password',
@@ -292,7 +311,9 @@ describe('messages over a real SMTP server', () => {
               ($1, 'Ignition', 'ignition_on', '{"channels": ["in_app", "push"]}')`,
       [w.a.id],
     );
-    await storage.db.query(`UPDATE users SET locale = 'ar', phone = '+971509998877' WHERE email = 'school.a1@fleet.test'`);
+    await storage.db.query(
+      `UPDATE users SET locale = 'ar', phone = '+971509998877' WHERE email = 'school.a1@fleet.test'`,
+    );
     await storage.db.query(`UPDATE users SET locale = 'en' WHERE email = 'admin.a@fleet.test'`);
     const ids = await storage.db.query<{ id: number; email: string }>(
       `SELECT id, email FROM users WHERE email IN ('admin.a@fleet.test', 'school.a1@fleet.test')`,
@@ -302,7 +323,12 @@ describe('messages over a real SMTP server', () => {
       await storage.db.query(
         `INSERT INTO notifications (company_id, user_id, type, title, message, data) VALUES ($1, $2, 'overspeed', $3, $4, '{}'),
            ($1, $2, 'ignition_on', 'Ignition on', 'A 1 started', '{}')`,
-        [w.a.id, u.id, ar ? 'تجاوز السرعة' : 'Overspeed', ar ? 'المركبة A 1 بسرعة 130 كم/س' : 'A 1 at 130 km/h'],
+        [
+          w.a.id,
+          u.id,
+          ar ? 'تجاوز السرعة' : 'Overspeed',
+          ar ? 'المركبة A 1 بسرعة 130 كم/س' : 'A 1 at 130 km/h',
+        ],
       );
     }
     const stats = await outbox.drain();
@@ -311,7 +337,10 @@ describe('messages over a real SMTP server', () => {
     expect(en).toHaveLength(1);
     expect(en[0]!.mail.subject).toBe('Fleet alert: Overspeed');
     expect(en[0]!.mail.text).toContain('A 1 at 130 km/h');
-    const [, uuid] = linkIn(en[0]!.mail.text ?? '', /https:\/\/fleet\.example\/dashboard\/notifications\/details\/([0-9a-f-]{36})/);
+    const [, uuid] = linkIn(
+      en[0]!.mail.text ?? '',
+      /https:\/\/fleet\.example\/dashboard\/notifications\/details\/([0-9a-f-]{36})/,
+    );
     const shown = await as(w.users.adminA.token, w.a.uuid).get(`/v1/notifications/${uuid}`);
     expect(shown.statusCode, shown.body).toBe(200);
     const ar = smtp.to('school.a1@fleet.test');
@@ -433,12 +462,17 @@ describe('messages over a real SMTP server', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors['emails.0']).toEqual(['Please enter a valid Email']);
     const many = Array.from({ length: 11 }, (_, i) => `p${i}@fleet.test`);
-    const arabic = await as(w.users.adminA.token, w.a.uuid, 'ar').post(`/v1/vehicles/${v[0]!.uuid}/share/email`, {
-      emails: many,
-    });
+    const arabic = await as(w.users.adminA.token, w.a.uuid, 'ar').post(
+      `/v1/vehicles/${v[0]!.uuid}/share/email`,
+      {
+        emails: many,
+      },
+    );
     expect(arabic.statusCode).toBe(422);
     expect(arabic.json().errors.emails).toEqual(['عدد المستلمين أكبر من المسموح (الحد الأقصى 10)']);
-    const crlf = await admin.post(`/v1/vehicles/${v[0]!.uuid}/share/email`, { emails: ['a@b.test\r\nBcc: c@d.test'] });
+    const crlf = await admin.post(`/v1/vehicles/${v[0]!.uuid}/share/email`, {
+      emails: ['a@b.test\r\nBcc: c@d.test'],
+    });
     expect(crlf.statusCode).toBe(422);
   });
 });
@@ -465,11 +499,14 @@ describe('scheduled report mails', () => {
     expect(got[0]!.mail.attachments[0]!.filename).toBe('fuel_.csv');
     expect(got[0]!.mail.attachments[0]!.content.toString('utf8')).toBe('plate,km\nA 1,120\n');
     expect(smtp.to('boss@fleet.test')).toHaveLength(1);
-    await expect(enqueueReportMail(app.ctx.messenger, { ...mail, to: ['x@y.test\r\nBcc: z@w.test'] })).rejects.toThrow(
-      ReportMailError,
-    );
     await expect(
-      enqueueReportMail(app.ctx.messenger, { ...mail, to: Array.from({ length: 21 }, (_, i) => `r${i}@fleet.test`) }),
+      enqueueReportMail(app.ctx.messenger, { ...mail, to: ['x@y.test\r\nBcc: z@w.test'] }),
+    ).rejects.toThrow(ReportMailError);
+    await expect(
+      enqueueReportMail(app.ctx.messenger, {
+        ...mail,
+        to: Array.from({ length: 21 }, (_, i) => `r${i}@fleet.test`),
+      }),
     ).rejects.toThrow(/too many/);
   });
 });
@@ -516,7 +553,14 @@ describe('templates and providers', () => {
   });
 
   it('every kind renders in both languages with the product name, escaped HTML and the plain link', () => {
-    for (const kind of ['set_password', 'reset_password', 'otp', 'share_location', 'alert', 'report'] as const)
+    for (const kind of [
+      'set_password',
+      'reset_password',
+      'otp',
+      'share_location',
+      'alert',
+      'report',
+    ] as const)
       for (const locale of ['en', 'ar'] as const) {
         const r = renderMessage(
           kind,
@@ -547,7 +591,10 @@ describe('templates and providers', () => {
     });
     expect(await p.send('+971500000001', 'say "hi"\nnow')).toMatchObject({ kind: 'retry' });
     expect(await p.send('+971500000001', 'say "hi"\nnow')).toMatchObject({ kind: 'sent' });
-    expect(JSON.parse(calls[1]!.init.body as string)).toEqual({ to: '+971500000001', message: 'say "hi"\nnow' });
+    expect(JSON.parse(calls[1]!.init.body as string)).toEqual({
+      to: '+971500000001',
+      message: 'say "hi"\nnow',
+    });
     expect((calls[1]!.init.headers as Record<string, string>).Authorization).toBe('Bearer abc');
   });
 });

@@ -33,6 +33,7 @@ export class OutboxMessenger implements Messenger {
     });
     // Inside a transaction the row is visible only after the commit: wake the worker a moment later
     // (its poll catches anything this misses).
-    if (row?.status === 'queued' && this.onQueued) setTimeout(() => this.onQueued?.(), options.db ? 50 : 0).unref();
+    if (row?.status === 'queued' && this.onQueued)
+      setTimeout(() => this.onQueued?.(), options.db ? 50 : 0).unref();
   }
 }

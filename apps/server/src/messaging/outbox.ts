@@ -63,10 +63,7 @@ export async function enqueueMessage(
     ],
   );
   const row = rows[0] ?? null;
-  if (row)
-    o.log?.(
-      `[messages] queued ${m.kind} ${m.channel} to ${maskRecipient(m.to)} (${row.uuid})`,
-    );
+  if (row) o.log?.(`[messages] queued ${m.kind} ${m.channel} to ${maskRecipient(m.to)} (${row.uuid})`);
   return row;
 }
 
@@ -204,7 +201,9 @@ export class MessageOutbox {
       {
         title: p.title,
         detail: p.detail,
-        ...(p.notification_uuid ? { link: `${this.publicUrl}/dashboard/notifications/details/${p.notification_uuid}` } : {}),
+        ...(p.notification_uuid
+          ? { link: `${this.publicUrl}/dashboard/notifications/details/${p.notification_uuid}` }
+          : {}),
       },
       this.product,
     );
@@ -224,7 +223,12 @@ export class MessageOutbox {
        WHERE lower(recipient) = lower($1) AND status = 'sent' AND sent_at > $2`,
       [r.recipient, new Date(this.now().getTime() - 3_600_000).toISOString()],
     );
-    if (n >= this.hourlyLimit) return this.fail(r, r.channel === 'sms' ? (this.sms?.name ?? 'mailbox') : this.mail.name, `rate limited: ${n} messages sent to this address in the last hour`);
+    if (n >= this.hourlyLimit)
+      return this.fail(
+        r,
+        r.channel === 'sms' ? (this.sms?.name ?? 'mailbox') : this.mail.name,
+        `rate limited: ${n} messages sent to this address in the last hour`,
+      );
     let result: DeliveryResult;
     let transport: string;
     try {
@@ -261,24 +265,41 @@ export class MessageOutbox {
         [r.id, r.attempts, transport, at.toISOString(), keepBody],
       );
       if (done.length) {
-        this.log(`[messages] sent ${r.kind} ${r.channel} to ${maskRecipient(r.recipient)} via ${transport} (${r.uuid})`);
+        this.log(
+          `[messages] sent ${r.kind} ${r.channel} to ${maskRecipient(r.recipient)} via ${transport} (${r.uuid})`,
+        );
         await this.activity(r, 'message_sent', transport, null);
       }
       return 'sent';
     }
     if (result.kind === 'retry' && r.attempts < this.maxAttempts) {
-      const delay = backoffMs(r.attempts, { baseMs: this.retryBaseMs, maxMs: this.retryMaxMs, random: this.random() });
+      const delay = backoffMs(r.attempts, {
+        baseMs: this.retryBaseMs,
+        maxMs: this.retryMaxMs,
+        random: this.random(),
+      });
       await this.db.query(
         `UPDATE message_outbox SET next_attempt_at = $3, last_error = $4, transport = $5, updated_at = $6
          WHERE id = $1 AND attempts = $2 AND status = 'queued'`,
-        [r.id, r.attempts, new Date(at.getTime() + delay).toISOString(), result.error, transport, at.toISOString()],
+        [
+          r.id,
+          r.attempts,
+          new Date(at.getTime() + delay).toISOString(),
+          result.error,
+          transport,
+          at.toISOString(),
+        ],
       );
       this.log(
         `[messages] ${r.kind} ${r.channel} to ${maskRecipient(r.recipient)} not sent (try ${r.attempts}, again in ${Math.round(delay / 1000)} s): ${result.error}`,
       );
       return 'retried';
     }
-    return this.fail(r, transport, result.kind === 'retry' ? `gave up after ${r.attempts} attempts: ${result.error}` : result.error);
+    return this.fail(
+      r,
+      transport,
+      result.kind === 'retry' ? `gave up after ${r.attempts} attempts: ${result.error}` : result.error,
+    );
   }
 
   private async fail(r: ClaimedRow, transport: string, error: string): Promise<'failed'> {
@@ -290,7 +311,9 @@ export class MessageOutbox {
       [r.id, r.attempts, error, transport, at.toISOString()],
     );
     if (done.length) {
-      this.log(`[messages] failed ${r.kind} ${r.channel} to ${maskRecipient(r.recipient)} (${r.uuid}): ${error}`);
+      this.log(
+        `[messages] failed ${r.kind} ${r.channel} to ${maskRecipient(r.recipient)} (${r.uuid}): ${error}`,
+      );
       await this.activity(r, 'message_failed', transport, error);
     }
     return 'failed';
@@ -308,7 +331,14 @@ export class MessageOutbox {
       action,
       entity: 'message',
       entityUuid: r.uuid,
-      after: { kind: r.kind, channel: r.channel, recipient: r.recipient, transport, attempts: r.attempts, ...(error ? { error } : {}) },
+      after: {
+        kind: r.kind,
+        channel: r.channel,
+        recipient: r.recipient,
+        transport,
+        attempts: r.attempts,
+        ...(error ? { error } : {}),
+      },
     }).catch((e: unknown) => this.log(`[messages] activity log failed: ${(e as Error).message}`));
   }
 

@@ -32,11 +32,17 @@ export class ReportMailError extends Error {}
  * the outbox worker like every other message. Refuses what no mail server would take: a bad address
  * (or one carrying CR/LF), too many recipients, an attachment over 8 MB.
  */
-export async function enqueueReportMail(messenger: Messenger, mail: ReportMail, db?: Queryable): Promise<number> {
+export async function enqueueReportMail(
+  messenger: Messenger,
+  mail: ReportMail,
+  db?: Queryable,
+): Promise<number> {
   if (mail.to.length === 0) throw new ReportMailError('no recipients');
   if (mail.to.length > MAX_REPORT_RECIPIENTS)
     throw new ReportMailError(`too many recipients (at most ${MAX_REPORT_RECIPIENTS})`);
-  for (const to of mail.to) if (!EMAIL_RE.test(to) || to.length > 255) throw new ReportMailError(`invalid address: ${JSON.stringify(to)}`);
+  for (const to of mail.to)
+    if (!EMAIL_RE.test(to) || to.length > 255)
+      throw new ReportMailError(`invalid address: ${JSON.stringify(to)}`);
   if (mail.attachment.bytes.byteLength > MAX_REPORT_ATTACHMENT_BYTES)
     throw new ReportMailError(`attachment too large (at most ${MAX_REPORT_ATTACHMENT_BYTES} bytes)`);
   const filename = mail.attachment.filename.replace(/[\r\n"\\/]+/g, '_').slice(0, 120);

@@ -60,7 +60,11 @@ export function registerMessagingRoutes(app: FastifyInstance): void {
   const publicUrl = (path: string) => `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}${path}`;
 
   /** Where clause of what this reader may see (see `view`). */
-  async function readerScope(req: Parameters<typeof requireTenant>[0], superAdmin: boolean, params: unknown[]) {
+  async function readerScope(
+    req: Parameters<typeof requireTenant>[0],
+    superAdmin: boolean,
+    params: unknown[],
+  ) {
     if (superAdmin) return { where: 'true', content: true };
     const { tenant } = await requireTenant(req, 'users.view');
     params.push(tenant.companyId);
@@ -180,9 +184,14 @@ export function registerMessagingRoutes(app: FastifyInstance): void {
         return u.email;
       });
       if (result === null)
-        throw new HttpError(422, 'validation.general', {}, {
-          email: [t('en', 'validation.required', { field: 'Email' })],
-        });
+        throw new HttpError(
+          422,
+          'validation.general',
+          {},
+          {
+            email: [t('en', 'validation.required', { field: 'Email' })],
+          },
+        );
       return { message: t(req.locale, 'invitation.sent') };
     },
     { permission: 'users.update' },

@@ -43,7 +43,11 @@ export interface RenderedMessage {
 /** Strip control characters (CR, LF, TAB, NUL ...) and collapse whitespace: safe for a header. */
 export function headerSafe(value: string): string {
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 250);
+  return value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 250);
 }
 
 export function escapeHtml(value: string): string {
@@ -59,11 +63,13 @@ function formatWhen(iso: string | undefined, locale: Locale): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(locale === 'ar' ? 'ar-AE' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(d) + (locale === 'ar' ? ' (التوقيت العالمي)' : ' UTC');
+  return (
+    new Intl.DateTimeFormat(locale === 'ar' ? 'ar-AE' : 'en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    }).format(d) + (locale === 'ar' ? ' (التوقيت العالمي)' : ' UTC')
+  );
 }
 
 interface Words {

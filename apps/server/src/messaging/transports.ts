@@ -18,9 +18,7 @@ export interface OutboundMail {
 }
 
 export type DeliveryResult =
-  | { kind: 'sent'; detail?: string }
-  | { kind: 'retry'; error: string }
-  | { kind: 'rejected'; error: string };
+  { kind: 'sent'; detail?: string } | { kind: 'retry'; error: string } | { kind: 'rejected'; error: string };
 
 export interface MailTransport {
   readonly name: 'smtp' | 'mailbox';
@@ -98,7 +96,8 @@ export class SmtpMailTransport implements MailTransport {
       const err = e as SmtpError;
       // 5xx is a permanent refusal (bad mailbox, sender refused, message refused); everything else
       // (no connection, time-out, 4xx greylisting or a full mailbox) is worth another try.
-      if (err.responseCode && err.responseCode >= 500 && err.code !== 'EAUTH') return { kind: 'rejected', error: reason(err) };
+      if (err.responseCode && err.responseCode >= 500 && err.code !== 'EAUTH')
+        return { kind: 'rejected', error: reason(err) };
       return { kind: 'retry', error: reason(err) };
     }
   }

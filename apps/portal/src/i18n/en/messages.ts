@@ -23,7 +23,8 @@ export const messages = {
     language: 'Language',
     preview: 'Preview',
     text: 'Plain text',
-    noContent: 'The content is not kept once a message has left (it carries one-time links and codes).',
+    noContent:
+      'The content is not shown: it carries one-time links and codes. Super admins read the mail kept in the local mailbox; mail that left through SMTP or SMS is not kept.',
     frame: 'Message preview',
   },
   share: {

@@ -12,7 +12,13 @@ const BASE = '<base target="_blank">';
 function linkify(text: string) {
   return text.split(/(https?:\/\/[^\s<>"]+)/g).map((part, i) =>
     /^https?:\/\//.test(part) ? (
-      <a key={i} href={part} className="break-all text-primary underline" dir="ltr" data-testid="message-link">
+      <a
+        key={i}
+        href={part}
+        className="break-all text-primary underline"
+        dir="ltr"
+        data-testid="message-link"
+      >
         {part}
       </a>
     ) : (
@@ -55,7 +61,11 @@ export function MessagePreview({ uuid, onClose }: { uuid: string; onClose: () =>
               value: m.transport ? t(`transport.${m.transport}`, { defaultValue: m.transport }) : '—',
             },
             { id: 'attempts', label: t('details.attempts'), value: <bdi dir="ltr">{m.attempts}</bdi> },
-            { id: 'language', label: t('details.language'), value: m.locale === 'ar' ? 'العربية' : 'English' },
+            {
+              id: 'language',
+              label: t('details.language'),
+              value: m.locale === 'ar' ? 'العربية' : 'English',
+            },
             ...(m.last_error ? [{ id: 'error', label: t('details.error'), value: m.last_error }] : []),
           ]}
         />
@@ -88,7 +98,9 @@ export function MessagePreview({ uuid, onClose }: { uuid: string; onClose: () =>
           </pre>
         </DetailSection>
       ) : null}
-      {!m.body_html && !m.body_text ? <p className="text-sm text-foreground-muted">{t('details.noContent')}</p> : null}
+      {!m.body_html && !m.body_text ? (
+        <p className="text-sm text-foreground-muted">{t('details.noContent')}</p>
+      ) : null}
     </section>
   );
 }

@@ -125,7 +125,12 @@ export default function MessagesPage() {
       </div>
       {list.data && list.data.last_page > 1 ? (
         <div className="flex justify-center gap-2">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => set('page', String(page - 1))}>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={page <= 1}
+            onClick={() => set('page', String(page - 1))}
+          >
             {t('common:table.previous')}
           </Button>
           <span className="text-sm text-foreground-muted">

@@ -72,7 +72,10 @@ export default function SharedLocationPage() {
                     time: formatDate(data.location.created_at, 'long', { locale: i18n.language, timeZone }),
                   })
                 : t('share.noPosition')}{' '}
-              · {t('share.expires', { time: formatDate(data.expires_at, 'long', { locale: i18n.language, timeZone }) })}
+              ·{' '}
+              {t('share.expires', {
+                time: formatDate(data.expires_at, 'long', { locale: i18n.language, timeZone }),
+              })}
             </p>
             <div className="h-[65vh] min-h-72 overflow-hidden rounded-lg border border-border">
               {marker ? (
