@@ -65,6 +65,8 @@ class Smtp {
         });
       },
       logger: false,
+      // Connections a client keeps open (nodemailer's pool) do not hold a stop for the default 30 s.
+      closeTimeout: 200,
     });
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
