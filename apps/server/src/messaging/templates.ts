@@ -41,10 +41,12 @@ export interface RenderedMessage {
 }
 
 /** Strip control characters (CR, LF, TAB, NUL ...) and collapse whitespace: safe for a header. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+
 export function headerSafe(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return value
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(CONTROL, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 250);
