@@ -20,7 +20,7 @@ import { MessageOutbox } from './outbox';
 import { SmtpMailTransport, MemorySmsProvider, HttpSmsProvider } from './transports';
 import { startMessaging } from './plugin';
 import { headerSafe, renderMessage } from './templates';
-import { enqueueReportMail, ReportMailError } from './reports';
+import { enqueueReportMail, MessengerReportOutbox, ReportMailError } from './reports';
 
 interface Received {
   raw: string;
@@ -510,6 +510,25 @@ describe('scheduled report mails', () => {
         to: Array.from({ length: 21 }, (_, i) => `r${i}@fleet.test`),
       }),
     ).rejects.toThrow(/too many/);
+  });
+});
+
+describe('the scheduled-report runner hands its file to the message outbox', () => {
+  it('MessengerReportOutbox: the runner subject and text, the file attached', async () => {
+    await new MessengerReportOutbox(app.ctx.messenger).enqueue({
+      companyId: w.a.id,
+      userId: w.users.adminA.id,
+      to: 'runner@fleet.test',
+      locale: 'en',
+      subject: 'Weekly: Daily summary (2026-01-04 – 2026-01-10)',
+      text: 'Attached: 3 rows.',
+      attachment: { name: 'daily-2026-01-04.csv', contentType: 'text/csv', content: Buffer.from('a,b\n') },
+    });
+    await outbox.drain();
+    const [got] = smtp.to('runner@fleet.test');
+    expect(got!.mail.subject).toBe('Fleet report: Weekly: Daily summary (2026-01-04 – 2026-01-10)');
+    expect(got!.mail.text).toContain('Attached: 3 rows.');
+    expect(got!.mail.attachments[0]!.filename).toBe('daily-2026-01-04.csv');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Messenger } from '../auth/messenger';
 import type { Locale } from '../http/i18n';
 import type { Queryable } from '../storage/db';
+import type { ReportMail as ScheduledReportMail, ReportOutbox } from '../reports/schedules';
 
 /** Largest attachment a report mail carries (most mail servers refuse messages above 10-25 MB). */
 export const MAX_REPORT_ATTACHMENT_BYTES = 8 * 1024 * 1024;
@@ -72,4 +73,26 @@ export async function enqueueReportMail(
       db ? { db } : {},
     );
   return recipients.length;
+}
+
+/**
+ * The scheduled-report runner's outbox (reports/schedules.ts `ReportOutbox`) on the message outbox:
+ * the runner's subject (already in the user's language) is the title, its text the detail.
+ */
+export class MessengerReportOutbox implements ReportOutbox {
+  constructor(private readonly messenger: Messenger) {}
+  async enqueue(mail: ScheduledReportMail): Promise<void> {
+    await enqueueReportMail(this.messenger, {
+      to: [mail.to],
+      locale: mail.locale,
+      title: mail.subject,
+      period: mail.text,
+      companyId: mail.companyId,
+      attachment: {
+        filename: mail.attachment.name,
+        contentType: mail.attachment.contentType,
+        bytes: mail.attachment.content,
+      },
+    });
+  }
 }
