@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openStorage } from './storage/storage';
 import { InProcessBus } from './realtime/bus';
-import { LogMessenger } from './auth/messenger';
+import { OutboxMessenger } from './messaging/messenger';
+import { describeMailRoute, loadMessagingConfig, MessagingConfigError } from './messaging/config';
 import { createServer } from './server';
 import { portalDist, registerPortal } from './http/portal';
 import { seedDemo, DEMO_EMAIL } from './seed/demo';
@@ -78,11 +79,21 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
   }
   const bus = new InProcessBus((err, subject) => console.error(`[bus] handler of ${subject} failed:`, err));
-  const messenger = new LogMessenger(log, config.NODE_ENV !== 'production');
+  let messaging;
+  try {
+    messaging = loadMessagingConfig(process.env);
+  } catch (e) {
+    if (e instanceof MessagingConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const messenger = new OutboxMessenger({ db: storage.db, config: messaging, log });
   const app = await createServer({ config, storage, bus, messenger });
 
   const running: RunningPlugin[] = [];
-  for (const part of ['gateway', 'pipeline', 'push', 'maintenance']) {
+  for (const part of ['gateway', 'pipeline', 'push', 'messaging', 'maintenance']) {
     const file = join(here, part, 'plugin.ts');
     if (!existsSync(file)) continue;
     const mod = (await import(pathToFileURL(file).href)) as { start?: PluginStart };
@@ -114,6 +125,7 @@ async function main(): Promise<void> {
     `API: ${url}/v1   docs: ${url}/v1/docs   storage: ${storage.db.driver === 'pg' ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}`,
   );
   if (healthServer) log(`health: ${healthServer.url}/healthz /readyz /metrics`);
+  log(describeMailRoute(messaging));
   if (config.FLEET_SEED_DEMO)
     log(
       `Sign in as ${DEMO_EMAIL} with password ${config.FLEET_DEMO_PASSWORD === 'demo12345' ? 'demo12345' : '(FLEET_DEMO_PASSWORD)'}`,

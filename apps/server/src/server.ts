@@ -17,6 +17,7 @@ import { registerSalikGateRoutes } from './modules/salik-gates';
 import { instrumentHttp } from './metrics/health';
 import { registerMapRoutes } from './map/base-layers';
 import { registerGeocodingRoutes } from './geocoding/routes';
+import { registerMessagingRoutes } from './messaging/routes';
 
 /**
  * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
@@ -43,5 +44,6 @@ export async function createServer(
   registerSalikGateRoutes(app);
   registerMapRoutes(app, deps.config);
   registerGeocodingRoutes(app, deps.config);
+  registerMessagingRoutes(app);
   return Object.assign(app, { cruds });
 }

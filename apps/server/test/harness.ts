@@ -9,6 +9,7 @@ import { openTestStorage } from './db';
 
 /** Tables emptied between tests (everything but the migrations bookkeeping). */
 const TABLES = [
+  'message_outbox',
   'share_links',
   'activity_log',
   'files',

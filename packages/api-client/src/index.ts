@@ -20,6 +20,7 @@ export * from './schemas/files';
 export * from './schemas/configuration';
 export * from './schemas/map';
 export * from './schemas/geocoding';
+export * from './schemas/message';
 export * from './realtime';
 export * from './endpoints';
 export * from './client';

@@ -14,6 +14,8 @@ export interface NavItem {
   guard?: NavGuard;
   /** Exact match for the active state (home would otherwise match every dashboard page). */
   end?: boolean;
+  /** Shown to super admins, and to users holding this permission (sent messages: users.view). */
+  superAdminOr?: string;
 }
 
 export interface NavSection {
@@ -63,6 +65,7 @@ export const navSections: NavSection[] = [
     key: 'insights',
     items: [
       { key: 'reports', to: paths.reports },
+      { key: 'messages', to: paths.messages, superAdminOr: 'users.view' },
       { key: 'settings', to: paths.settings },
     ],
   },

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, matchPath, useLocation } from 'react-router-dom';
 import type { NavGroup, RenderNavLink } from '@fleet/ui';
+import { hasPermission } from '@fleet/core';
 import { canUseGuard } from '../state/access';
 import { useSession } from '../state/app-context';
 import { navSections } from './nav-items';
@@ -20,7 +21,9 @@ export const renderRouterLink: RenderNavLink = (item, { href, children, ...props
  */
 export function useNavGroups(): { groups: NavGroup[]; activeId: string | undefined } {
   const { t } = useTranslation('nav');
-  const { token, company } = useSession();
+  const { token, company, user } = useSession();
+  const superAdmin = user?.user_type === 'super_admin';
+
   const { pathname } = useLocation();
   const groups = useMemo<NavGroup[]>(
     () =>
@@ -29,9 +32,10 @@ export function useNavGroups(): { groups: NavGroup[]; activeId: string | undefin
         label: t(`section.${section.key}`),
         items: section.items
           .filter((item) => !item.guard || canUseGuard(item.guard, token, company))
+          .filter((item) => !item.superAdminOr || superAdmin || hasPermission(user, item.superAdminOr))
           .map((item) => ({ id: item.key, label: t(`item.${item.key}`), href: item.to })),
       })),
-    [t, token, company],
+    [t, token, company, superAdmin, user],
   );
   const activeId = useMemo(() => {
     let best: { id: string; length: number } | undefined;

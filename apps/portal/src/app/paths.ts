@@ -53,6 +53,7 @@ export const paths = {
   engineReport: '/dashboard/reports/engine',
   wheelReport: '/dashboard/reports/wheel',
   settings: '/dashboard/settings',
+  messages: '/dashboard/messages',
   changePassword: '/dashboard/settings/change-password',
   list: (group: CrudEntity | RecordGroup | 'notifications') => `/dashboard/${group}`,
   create: (entity: CrudEntity, uuid?: string) =>

@@ -34,6 +34,8 @@ const EngineReportPage = page(() => import('../pages/reports/engine-report-page'
 const WheelReportPage = page(() => import('../pages/reports/wheel-report-page'));
 const ListReportPage = page(() => import('../pages/reports/list-report-page'));
 const SettingsPage = page(() => import('../pages/settings/settings-page'));
+const MessagesPage = page(() => import('../pages/messages/messages-page'));
+const SharedLocationPage = page(() => import('../pages/share/shared-location-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
 const NotFoundPage = page(() => import('../pages/not-found-page'));
 
@@ -92,6 +94,8 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      // Public share-location page (copy link / share by e-mail): no sign-in, its own full-width layout.
+      { path: '/share/:token', element: <SharedLocationPage /> },
       {
         path: '/dashboard',
         element: (
@@ -155,6 +159,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'reports/:kind', element: <ListReportPage /> },
           { path: 'settings', element: <SettingsPage /> },
+          { path: 'messages', element: <MessagesPage /> },
           { path: 'settings/change-password', element: <ChangePasswordPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

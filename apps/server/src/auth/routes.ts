@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { route, iso } from '../http/route';
 import { HttpError, fieldError, unauthenticated } from '../http/errors';
-import { t } from '../http/i18n';
+import { t, type Locale } from '../http/i18n';
 import { logActivity } from '../activity/log';
 import type { Queryable } from '../storage/db';
 import {
@@ -41,6 +41,12 @@ interface UserRow {
   password_hash: string | null;
   status: string;
   is_super_admin: boolean;
+  locale: string | null;
+}
+
+/** The language a user's messages are written in: their saved one. */
+function localeOf(user: { locale: string | null }): Locale {
+  return user.locale?.toLowerCase().startsWith('ar') ? 'ar' : 'en';
 }
 
 async function findUser(
@@ -50,8 +56,8 @@ async function findUser(
 ): Promise<UserRow | null> {
   const rows = await db.query<UserRow>(
     email
-      ? 'SELECT id, uuid, email, phone, password_hash, status, is_super_admin FROM users WHERE lower(email) = lower($1)'
-      : 'SELECT id, uuid, email, phone, password_hash, status, is_super_admin FROM users WHERE phone = $1',
+      ? 'SELECT id, uuid, email, phone, password_hash, status, is_super_admin, locale FROM users WHERE lower(email) = lower($1)'
+      : 'SELECT id, uuid, email, phone, password_hash, status, is_super_admin, locale FROM users WHERE phone = $1',
     [email ?? phone ?? ''],
   );
   return rows[0] ?? null;
@@ -149,7 +155,10 @@ async function sendOtp(app: FastifyInstance, user: UserRow, purpose: string, via
     throw new HttpError(429, 'auth.throttled', { seconds }, undefined, { 'Retry-After': String(seconds) });
   }
   const code = newOtpCode();
-  const channel = viaPhone && user.phone ? 'sms' : 'email';
+  // SMS when asked for, the user has a phone and an SMS provider is configured (or the user has no
+  // e-mail at all: then the SMS waits in the local mailbox); e-mail otherwise.
+  const channel =
+    viaPhone && user.phone && (app.ctx.messenger.smsEnabled !== false || !user.email) ? 'sms' : 'email';
   await db.query(
     `INSERT INTO otp_codes (user_id, purpose, channel, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
     [
@@ -170,6 +179,8 @@ async function sendOtp(app: FastifyInstance, user: UserRow, purpose: string, via
       subject: 'Your verification code',
       text: `Your fleet verification code is ${code}. It expires in 10 minutes.`,
       secret: code,
+      locale: localeOf(user),
+      userId: user.id,
     });
   }
 }
@@ -258,13 +269,17 @@ export function registerAuthRoutes(app: FastifyInstance): void {
     if (user && user.status === 'active') {
       if (body.email && user.email) {
         const token = await issueToken(db, user.id, 'reset_password', new Date(at.getTime() + RESET_TTL_MS));
+        const link = publicUrl(`/reset-password?token=${token}`);
         await messenger.send({
           channel: 'email',
           to: user.email,
           kind: 'reset_password',
           subject: 'Reset your password',
-          text: `Open ${publicUrl(`/reset-password?token=${token}`)} to choose a new password (valid 1 hour).`,
+          text: `Open ${link} to choose a new password (valid 1 hour).`,
           secret: token,
+          link,
+          locale: localeOf(user),
+          userId: user.id,
         });
       } else {
         await sendOtp(app, user, 'reset_password', true, at).catch((e: unknown) => {

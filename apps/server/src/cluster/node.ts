@@ -9,7 +9,8 @@ import { openStorage, type Storage } from '../storage/storage';
 import { InProcessBus, type Bus } from '../realtime/bus';
 import { NatsBus } from '../realtime/nats-bus';
 import { createServer } from '../server';
-import { LogMessenger } from '../auth/messenger';
+import { OutboxMessenger } from '../messaging/messenger';
+import { loadMessagingConfig } from '../messaging/config';
 import { startGateway, type Gateway } from '../gateway/gateway';
 import { clusterConfig, type ClusterConfig, type Role } from './config';
 import { GatewayBus, RoutedBus } from './buses';
@@ -65,7 +66,7 @@ export interface StartNodeOptions {
 }
 
 /** `src/<part>/plugin.ts` (a part's plug-in seam of main.ts) when it exists. */
-async function pluginOf(part: 'pipeline' | 'push'): Promise<PluginStart | undefined> {
+async function pluginOf(part: 'pipeline' | 'push' | 'messaging'): Promise<PluginStart | undefined> {
   const file = fileURLToPath(new URL(`../${part}/plugin.ts`, import.meta.url));
   if (!existsSync(file)) return undefined;
   return ((await import(pathToFileURL(file).href)) as { start?: PluginStart }).start;
@@ -178,6 +179,12 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
         });
         stops.push(() => running.stop());
       }
+      // Outbound e-mail and SMS: the same competing senders on the message outbox (messaging/outbox.ts).
+      const messaging = await pluginOf('messaging');
+      if (messaging) {
+        const running = await messaging({ config, env, storage, bus: pipelineBus, app: Fastify({ logger: false }), log });
+        stops.push(() => running.stop());
+      }
     }
     if (cluster.LOCATION_RETENTION_DAYS > 0) {
       const stop = startRetentionJob(storage.db, {
@@ -210,7 +217,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
       config,
       storage,
       bus,
-      messenger: new LogMessenger(log, config.NODE_ENV !== 'production'),
+      messenger: new OutboxMessenger({ db: storage.db, config: loadMessagingConfig(env), log }),
       logger: config.LOG_LEVEL !== 'silent',
     });
     registerReportRoutes(app);

@@ -187,14 +187,23 @@ export function registerUserRoutes(app: FastifyInstance): void {
             'set_password',
             new Date(app.ctx.now().getTime() + SET_PASSWORD_TTL_MS),
           );
-          await messenger.send({
-            channel: 'email',
-            to: input.email,
-            kind: 'set_password',
-            subject: 'Set your password',
-            text: `Open ${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/set-password/${token} to set your password.`,
-            secret: token,
-          });
+          const link = `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/set-password/${token}`;
+          await messenger.send(
+            {
+              channel: 'email',
+              to: input.email,
+              kind: 'set_password',
+              subject: 'Set your password',
+              text: `Open ${link} to set your password.`,
+              secret: token,
+              link,
+              locale: req.locale,
+              params: { name: input.name },
+              userId: u!.id,
+              companyId: tenant.companyId,
+            },
+            { db: tx },
+          );
         }
         const v = (await userView(tx, u!.id, tenant.companyId))!;
         await logActivity(tx, {

@@ -19,6 +19,7 @@ const en = {
     'Please check your entries and try again. Ensure all required fields are filled out correctly.',
   'validation.required': '{field} is required',
   'validation.invalid': 'Please enter a valid {field}',
+  'validation.too_many': 'Too many {field} (at most {max})',
   'password.mismatch': 'Password and confirm password must be the same',
   'password.current_wrong': 'The current password is incorrect.',
   'password.changed': 'Your password has been changed.',
@@ -43,6 +44,8 @@ const en = {
   'file.type': 'This file type is not allowed.',
   'file.too_large': 'The file is too large (at most {mb} MB).',
   'notifications.read_all': 'All notifications marked as read.',
+  'invitation.sent': 'The invitation has been sent.',
+  'share.emailed': 'The link has been sent to {count} address(es).',
   server_error: 'Server error.',
   rate_limited: 'Too many requests.',
 } as const;
@@ -61,6 +64,7 @@ const ar: Record<MessageKey, string> = {
     'يرجى التحقق من إدخالاتك والمحاولة مرة أخرى. تأكد من تعبئة جميع الحقول المطلوبة بشكل صحيح.',
   'validation.required': '{field} مطلوب',
   'validation.invalid': 'يرجى إدخال {field} صالح',
+  'validation.too_many': 'عدد {field} أكبر من المسموح (الحد الأقصى {max})',
   'password.mismatch': 'يجب أن تتطابق كلمة المرور مع تأكيد كلمة المرور',
   'password.current_wrong': 'كلمة المرور الحالية غير صحيحة.',
   'password.changed': 'تم تغيير كلمة المرور.',
@@ -85,6 +89,8 @@ const ar: Record<MessageKey, string> = {
   'file.type': 'نوع الملف هذا غير مسموح به.',
   'file.too_large': 'الملف كبير جدًا (الحد الأقصى {mb} ميغابايت).',
   'notifications.read_all': 'تم تعليم جميع الإشعارات كمقروءة.',
+  'invitation.sent': 'تم إرسال الدعوة.',
+  'share.emailed': 'تم إرسال الرابط إلى {count} من العناوين.',
   server_error: 'خطأ في الخادم.',
   rate_limited: 'طلبات كثيرة جدًا.',
 };
@@ -204,6 +210,7 @@ const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   'trip type': ['نوع الرحلة', 'نوع رحلة'],
   type: ['النوع', 'نوع'],
   url: ['الرابط', 'رابط'],
+  recipients: ['المستلمين', 'مستلمين'],
   'date and time': ['التاريخ والوقت', 'تاريخ ووقت'],
   identifier: ['المعرّف', 'معرّف'],
 };
@@ -260,6 +267,8 @@ export function translateFieldMessage(locale: Locale, message: string): string {
   if (m) return t(locale, 'validation.required', { field: m[1]! });
   m = /^Please enter a valid (.+)$/.exec(message);
   if (m) return t(locale, 'validation.invalid', { field: m[1]! });
+  m = /^Too many (.+) \(at most (\d+)\)$/.exec(message);
+  if (m) return t(locale, 'validation.too_many', { field: m[1]!, max: m[2]! });
   m = /^This (.+) is already assigned$/.exec(message);
   if (m) return t(locale, 'already_assigned', { entity: m[1]! });
   m = /^This (.+) is already taken$/.exec(message);

@@ -5,7 +5,8 @@ import { dashboardReport, salikReport, stopsReport, tripsReport, violationsRepor
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from './sensors';
 import { registerExportRoutes, type ExportRunner } from './exports/jobs';
 import { registerDailyReportRoutes } from './report-routes-daily';
-import { MemoryReportOutbox, registerScheduleRoutes, type ReportOutbox } from './schedules';
+import { registerScheduleRoutes, type ReportOutbox } from './schedules';
+import { MessengerReportOutbox } from '../messaging/reports';
 
 export interface ReportRouteOptions {
   /** Zone the pipeline buckets rollups in (FLEET_TIME_ZONE); requests may come from any other zone. */
@@ -94,7 +95,8 @@ export function registerReportRoutes(
   registerDailyReportRoutes(app, tz);
   registerScheduleRoutes(app, {
     rollupTimeZone: tz,
-    outbox: opts.outbox ?? new MemoryReportOutbox(100, (line) => app.log.warn(line)),
+    // The product's message outbox (messaging/reports.ts); a caller may pass another (tests).
+    outbox: opts.outbox ?? new MessengerReportOutbox(app.ctx.messenger),
   });
   return registerExportRoutes(app, { rollupTimeZone: tz });
 }

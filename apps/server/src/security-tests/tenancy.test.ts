@@ -50,6 +50,7 @@ beforeAll(async () => {
   await add('salik_events', { vehicle_id: vehicle.id });
   const [device] = await db.query<{ id: number }>('SELECT id FROM devices WHERE company_id = $1', [b.id]);
   await add('device_trips', { vehicle_id: vehicle.id, device_id: device!.id });
+  await add('message_outbox', { channel: 'email' });
   bRows.set('users', { id: w.users.adminB.id, uuid: w.users.adminB.uuid });
 }, 120_000);
 afterAll(() => h.close());
@@ -70,6 +71,7 @@ function tableFor(name: EndpointName): string | undefined {
     'deviceTrips.show': 'device_trips',
     'notifications.show': 'notifications',
     'notifications.read': 'notifications',
+    'messages.show': 'message_outbox',
   };
   return extra[name];
 }

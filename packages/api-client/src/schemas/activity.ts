@@ -27,6 +27,8 @@ export const activityActions = [
   'company_switched',
   'command_sent',
   'exported',
+  'message_sent',
+  'message_failed',
 ] as const;
 export const activityActionSchema = z.enum(activityActions);
 export type ActivityAction = z.infer<typeof activityActionSchema>;

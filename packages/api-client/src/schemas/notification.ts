@@ -94,7 +94,7 @@ export const readAllResultSchema = z.object({ updated: z.number().int().min(0) }
 // Notification rules
 // ---------------------------------------------------------------------------------------------------------
 
-export const notificationChannels = ['in_app', 'push', 'email'] as const;
+export const notificationChannels = ['in_app', 'push', 'email', 'sms'] as const;
 export const notificationChannelSchema = z.enum(notificationChannels, { error: invalidMessage('Channel') });
 
 export const documentKinds = [

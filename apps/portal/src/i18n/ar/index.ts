@@ -12,6 +12,7 @@ import { reports } from './reports';
 import { settings } from './settings';
 import { geofences } from './geofences';
 import { devices } from './devices';
+import { messages } from './messages';
 
 /** Arabic catalog; loaded lazily (its own chunk) the first time Arabic is chosen. */
 export const ar: Resources = {
@@ -28,4 +29,5 @@ export const ar: Resources = {
   settings,
   geofences,
   devices,
+  messages,
 };

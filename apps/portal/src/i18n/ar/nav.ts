@@ -28,6 +28,7 @@ export const nav = {
     notifications: 'الإشعارات',
     reports: 'التقارير',
     settings: 'الإعدادات',
+    messages: 'الرسائل المرسلة',
   },
   topbar: {
     company: 'الشركة',

@@ -11,6 +11,7 @@ import { reports } from './reports';
 import { settings } from './settings';
 import { geofences } from './geofences';
 import { devices } from './devices';
+import { messages } from './messages';
 
 /** English is the default language (en-US) and is bundled; Arabic is loaded on demand. */
 export const en = {
@@ -27,6 +28,7 @@ export const en = {
   settings,
   geofences,
   devices,
+  messages,
 } as const;
 
 export type Namespace = keyof typeof en;

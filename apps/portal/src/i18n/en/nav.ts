@@ -30,6 +30,7 @@ export const nav = {
     notifications: 'Notifications',
     reports: 'Reports',
     settings: 'Settings',
+    messages: 'Sent messages',
   },
   topbar: {
     company: 'Company',

@@ -30,6 +30,7 @@ import { FramesPanel } from '../../devices/frames-panel';
 import { ConnectHelp } from '../../devices/connect-help';
 import { VehicleLivePanel } from '../live/vehicle-live-panel';
 import { GeofencePreview } from '../../geofences/geofence-preview';
+import { ResendInvitationButton } from '../messages/resend-invitation-button';
 
 const HIDDEN = new Set(['uuid', 'created_at', 'updated_at']);
 
@@ -101,6 +102,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
               {t('common:action.edit')}
             </Link>
           </Button>
+          {entity === 'users' ? <ResendInvitationButton uuid={uuid} /> : null}
           <Button variant="outline" onClick={() => setDialog('status')} data-testid="status-button">
             {t('common:action.updateStatus')}
           </Button>

@@ -1,0 +1,131 @@
+import type { PluginStart, RunningPlugin } from '../plugins';
+import type { Queryable } from '../storage/db';
+import { describeMailRoute, describeSmsRoute, loadMessagingConfig, type MessagingConfig } from './config';
+import { OutboxMessenger } from './messenger';
+import { MessageOutbox } from './outbox';
+import {
+  HttpSmsProvider,
+  MailboxTransport,
+  SmtpMailTransport,
+  type MailTransport,
+  type SmsProvider,
+} from './transports';
+
+export interface MessagingService extends RunningPlugin {
+  outbox: MessageOutbox;
+  /** Runs a pass now (tests; the messenger calls it after queueing). */
+  wake(): void;
+}
+
+export interface StartMessagingOptions {
+  config: MessagingConfig;
+  db: Queryable;
+  log: (line: string) => void;
+  now?: () => Date;
+  random?: () => number;
+  /** Replace the transports (tests); by default built from the configuration. */
+  mail?: MailTransport;
+  sms?: SmsProvider | null;
+  /** The process's messenger, woken on every queued message. */
+  messenger?: unknown;
+  /** Base of the links in alert mails (PUBLIC_URL, else the listening address). */
+  publicUrl?: string;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+export function mailTransportOf(config: MessagingConfig): MailTransport {
+  return config.SMTP_URL
+    ? new SmtpMailTransport(config.SMTP_URL, config.MAIL_FROM, config.SMTP_TIMEOUT_MS)
+    : new MailboxTransport();
+}
+
+export function smsProviderOf(config: MessagingConfig): SmsProvider | null {
+  return config.SMS_URL
+    ? new HttpSmsProvider({
+        url: config.SMS_URL,
+        authHeader: config.SMS_AUTH_HEADER,
+        bodyTemplate: config.SMS_BODY,
+        contentType: config.SMS_CONTENT_TYPE,
+      })
+    : null;
+}
+
+/**
+ * The message outbox worker: polls every MESSAGE_POLL_MS, and runs at once when this process queued a
+ * message. Every process that runs it (the one-process server, every scale-out worker) competes for
+ * rows safely (see MessageOutbox).
+ */
+export function startMessaging(o: StartMessagingOptions): MessagingService {
+  const now = o.now ?? (() => new Date());
+  const mail = o.mail ?? mailTransportOf(o.config);
+  const outbox = new MessageOutbox({
+    db: o.db,
+    mail,
+    sms: o.sms === undefined ? smsProviderOf(o.config) : o.sms,
+    now,
+    ...(o.random ? { random: o.random } : {}),
+    maxAttempts: o.config.MESSAGE_MAX_ATTEMPTS,
+    retryBaseMs: o.config.MESSAGE_RETRY_BASE_MS,
+    retryMaxMs: o.config.MESSAGE_RETRY_MAX_MS,
+    hourlyLimit: o.config.MESSAGE_RECIPIENT_HOURLY_LIMIT,
+    product: o.config.PRODUCT_NAME,
+    ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+    log: o.log,
+  });
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let busy = false;
+  let again = false;
+  let lastPrune = 0;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    current = (async () => {
+      do {
+        again = false;
+        try {
+          await outbox.drain();
+          if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) {
+            lastPrune = now().getTime();
+            await outbox.prune();
+          }
+        } catch (err) {
+          o.log(`[messages] outbox pass failed: ${(err as Error).message}`);
+        }
+      } while (again && !stopped);
+      busy = false;
+      if (!stopped) timer = setTimeout(tick, o.config.MESSAGE_POLL_MS);
+    })();
+  };
+  if (o.messenger instanceof OutboxMessenger) o.messenger.onQueued = tick;
+  tick();
+  return {
+    outbox,
+    wake: tick,
+    stop: async () => {
+      stopped = true;
+      if (o.messenger instanceof OutboxMessenger) o.messenger.onQueued = null;
+      if (timer) clearTimeout(timer);
+      await current;
+      mail.close?.();
+    },
+  };
+}
+
+/** The messaging part's hook into the server process (main.ts and the scale-out worker). */
+export const start: PluginStart = async ({ config: server, env, storage, app, log }) => {
+  const config = loadMessagingConfig(env);
+  log(describeMailRoute(config));
+  log(describeSmsRoute(config));
+  const messenger = (app as { ctx?: { messenger?: unknown } }).ctx?.messenger;
+  const publicUrl = server.PUBLIC_URL ?? `http://${server.HOST}:${server.PORT}`;
+  return startMessaging({ config, db: storage.db, log, messenger, publicUrl });
+};
