@@ -155,7 +155,9 @@ describe('PipelineService (simulated vehicle, in-process bus)', () => {
     ]);
     const overspeed = en.find((n) => n.type === 'overspeed')!;
     expect(overspeed).toMatchObject({ title: 'Overspeed', violation_value: 130, read: false });
-    expect(overspeed.message).toBe('D 12345 was driving at 130 km/h, over the 100 km/h limit.');
+    // the drive went back under the limit, so the episode's end rewrote the one notification (no second one)
+    expect(overspeed.message).toBe('D 12345 drove over the 100 km/h limit for 2 min, at up to 130 km/h.');
+    expect(overspeed.data).toMatchObject({ peakValue: 130 });
     const ar = store.notifications.find((n) => n.userUuid === 'user-ar' && n.type === 'salik_crossing')!;
     expect(ar.message).toBe('عبرت المركبة D 12345 بوابة القرهود (6 AED).');
     const pushed = realtime.filter((m) => m.event === 'notification');
