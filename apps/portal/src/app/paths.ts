@@ -54,6 +54,7 @@ export const paths = {
   wheelReport: '/dashboard/reports/wheel',
   settings: '/dashboard/settings',
   changePassword: '/dashboard/settings/change-password',
+  alertRules: '/dashboard/settings/alert-rules',
   list: (group: CrudEntity | RecordGroup | 'notifications') => `/dashboard/${group}`,
   create: (entity: CrudEntity, uuid?: string) =>
     uuid ? `/dashboard/${entity}/create/${encodeURIComponent(uuid)}` : `/dashboard/${entity}/create`,

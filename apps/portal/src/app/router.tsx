@@ -35,6 +35,7 @@ const WheelReportPage = page(() => import('../pages/reports/wheel-report-page'))
 const ListReportPage = page(() => import('../pages/reports/list-report-page'));
 const SettingsPage = page(() => import('../pages/settings/settings-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
+const AlertRulesPage = page(() => import('../pages/settings/alert-rules-page'));
 const NotFoundPage = page(() => import('../pages/not-found-page'));
 
 const fallback = (element: ReactNode) => <SmallScreenFallback>{element}</SmallScreenFallback>;
@@ -156,6 +157,7 @@ export const routes: RouteObject[] = [
           { path: 'reports/:kind', element: <ListReportPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'settings/change-password', element: <ChangePasswordPage /> },
+          { path: 'settings/alert-rules', element: <AlertRulesPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

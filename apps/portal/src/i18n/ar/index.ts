@@ -11,6 +11,7 @@ import { commands } from './commands';
 import { reports } from './reports';
 import { settings } from './settings';
 import { geofences } from './geofences';
+import { alerts } from './alerts';
 
 /** Arabic catalog; loaded lazily (its own chunk) the first time Arabic is chosen. */
 export const ar: Resources = {
@@ -26,4 +27,5 @@ export const ar: Resources = {
   reports,
   settings,
   geofences,
+  alerts,
 };

@@ -10,6 +10,7 @@ import { commands } from './commands';
 import { reports } from './reports';
 import { settings } from './settings';
 import { geofences } from './geofences';
+import { alerts } from './alerts';
 
 /** English is the default language (en-US) and is bundled; Arabic is loaded on demand. */
 export const en = {
@@ -25,6 +26,7 @@ export const en = {
   reports,
   settings,
   geofences,
+  alerts,
 } as const;
 
 export type Namespace = keyof typeof en;
