@@ -18,7 +18,7 @@ test('select a vehicle in the list: the map flies to it and opens its card', asy
   await page.getByRole('tab', { name: /Live/ }).click();
   const options = list.getByRole('option');
   await expect(options.first()).toBeVisible();
-  const plate = (await options.last().getAttribute('aria-label'))!.split(',')[0]!;
+  const plate = (await options.last().locator('[data-slot="fleet-list-plate"]').innerText()).trim();
 
   // Search narrows the list to that plate, a click selects it.
   await page.getByRole('searchbox', { name: 'Search plate or driver' }).fill(plate);

@@ -83,7 +83,8 @@ export const NoResults: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.type(canvas.getByRole('searchbox'), 'zzz');
-    await expect(canvas.getByRole('listbox')).toHaveTextContent(/No vehicle matches|لا توجد مركبة مطابقة/);
+    await expect(canvas.getByRole('status')).toHaveTextContent(/No vehicle matches|لا توجد مركبة مطابقة/);
+    await expect(canvas.queryByRole('listbox')).toBeNull();
   },
 };
 

@@ -149,18 +149,23 @@ export function FleetList({
           {fill(text.count, { count: shown.length })}
         </span>
       </div>
-      <div
-        ref={scrollRef}
-        role="listbox"
-        tabIndex={0}
-        aria-label={text.label}
-        aria-activedescendant={activeItem ? `${baseId}-${activeItem.id}` : undefined}
-        onKeyDown={onKeyDown}
-        className="relative min-h-0 flex-1 overflow-y-auto rounded-md border border-border bg-surface focus-visible:outline-2 focus-visible:outline-focus-ring"
-      >
-        {shown.length === 0 ? (
-          <p className="p-4 text-sm text-foreground-muted">{text.noResults}</p>
-        ) : (
+      {shown.length === 0 ? (
+        <p
+          role="status"
+          className="flex-1 rounded-md border border-border bg-surface p-4 text-sm text-foreground-muted"
+        >
+          {text.noResults}
+        </p>
+      ) : (
+        <div
+          ref={scrollRef}
+          role="listbox"
+          tabIndex={0}
+          aria-label={text.label}
+          aria-activedescendant={activeItem ? `${baseId}-${activeItem.id}` : undefined}
+          onKeyDown={onKeyDown}
+          className="relative min-h-0 flex-1 overflow-y-auto rounded-md border border-border bg-surface focus-visible:outline-2 focus-visible:outline-focus-ring"
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((row) => {
               const item = shown[row.index]!;
@@ -174,7 +179,6 @@ export function FleetList({
                   id={`${baseId}-${item.id}`}
                   role="option"
                   aria-selected={selected}
-                  aria-label={`${item.plateText}, ${item.statusLabel}`}
                   data-slot="fleet-list-row"
                   data-active={row.index === active ? '' : undefined}
                   data-tone={item.tone}
@@ -190,8 +194,9 @@ export function FleetList({
                   style={{ top: row.start, height: row.size }}
                 >
                   <span aria-hidden="true" className={fleetListDotRecipe({ tone: item.tone })} />
+                  <span className="sr-only">{item.statusLabel}</span>
                   <div className="flex min-w-0 flex-1 flex-col">
-                    <span className="truncate font-medium text-foreground">
+                    <span data-slot="fleet-list-plate" className="truncate font-medium text-foreground">
                       {item.plate ?? <bdi dir="ltr">{item.plateText}</bdi>}
                     </span>
                     <span className="truncate text-xs text-foreground-muted">
@@ -212,8 +217,8 @@ export function FleetList({
               );
             })}
           </div>
-        )}
-      </div>
+        </div>
+      )}
     </div>
   );
 }
