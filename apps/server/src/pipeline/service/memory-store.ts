@@ -143,6 +143,9 @@ export class MemoryPipelineStore implements PipelineStore {
         data: {
           ...(row.alert.data ?? {}),
           ...(row.alert.vehicleId ? { vehicleUuid: row.alert.vehicleId } : {}),
+          title_key: row.alert.titleKey,
+          message_key: row.alert.messageKey,
+          params: row.alert.params,
         },
         userUuid: row.userUuid,
         dedupeKey: key,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InProcessBus, subjects } from '../../realtime/bus';
 import type { RealtimeEnvelope } from '../../realtime/hub';
 import { alertRulesFrom } from '../alerts/from-rules';
+import { localizedAlertText } from '../alerts/messages';
 import { destination } from '../common/geo';
 import { TrackBuilder } from '../common/track-builder';
 import type { PositionRecord } from '../common/types';
@@ -163,6 +164,14 @@ describe('PipelineService (simulated vehicle, in-process bus)', () => {
     const pushed = realtime.filter((m) => m.event === 'notification');
     expect(pushed).toHaveLength(12);
     expect(pushed.every((m) => m.user_uuid === m.path)).toBe(true);
+    // What goes to the realtime hub carries the alert's keys, so a socket opened in Arabic gets the
+    // English user's alert in Arabic (the toast follows the UI, not the language saved on the user).
+    const salikEn = pushed.find(
+      (m) => m.user_uuid === 'user-en' && (m.data as { type: string }).type === 'salik_crossing',
+    )!;
+    expect(localizedAlertText((salikEn.data as { data?: unknown }).data, 'ar')?.message).toBe(
+      'عبرت المركبة D 12345 بوابة القرهود (6 AED).',
+    );
   });
 
   it('flush computes the trip and the rollups from stored records; a replayed batch changes nothing', async () => {

@@ -477,7 +477,9 @@ export class SqlPipelineStore implements PipelineStore {
         read: false,
         read_at: null,
         icon: null,
-        data: { ...(a.data ?? {}) },
+        // With the keys the realtime hub words the toast in each socket's language (realtime/hub.ts),
+        // not in the language the recipient had saved when the alert fired.
+        data: { ...(a.data ?? {}), title_key: a.titleKey, message_key: a.messageKey, params: a.params },
       });
     }
     return out;
