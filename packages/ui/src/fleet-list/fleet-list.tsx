@@ -206,12 +206,12 @@ export function FleetList({
                   <div className="flex shrink-0 flex-col items-end text-xs">
                     <span className="text-foreground tabular-nums">
                       {item.speedKmh == null ? (
-                        item.statusLabel
+                        <bdi>{item.statusLabel}</bdi>
                       ) : (
                         <bdi>{fill(text.speed, { speed: Math.round(item.speedKmh) })}</bdi>
                       )}
                     </span>
-                    {item.lastSeen ? <span className="text-foreground-muted">{item.lastSeen}</span> : null}
+                    {item.lastSeen ? <bdi className="text-foreground-muted">{item.lastSeen}</bdi> : null}
                   </div>
                 </div>
               );

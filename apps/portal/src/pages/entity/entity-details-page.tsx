@@ -9,7 +9,6 @@ import {
   DetailLayout,
   DetailSection,
   EditIcon,
-  InlineAlert,
   LoadingState,
   StatusUpdateDialog,
   TrashIcon,
@@ -27,6 +26,7 @@ import { usePageReady } from '../../state/use-page-ready';
 import { CommandsPanel } from '../../commands/commands-panel';
 import { VehicleLivePanel } from '../live/vehicle-live-panel';
 import { GeofencePreview } from '../../geofences/geofence-preview';
+import { RecordError } from '../../components/record-error';
 
 const HIDDEN = new Set(['uuid', 'created_at', 'updated_at']);
 
@@ -82,7 +82,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
   });
 
   if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
-  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
+  if (record.isError) return <RecordError error={record.error} listPath={paths.list(entity)} />;
   const item = record.data.data;
   const fields = Object.keys(item).filter((f) => !HIDDEN.has(f) && f !== 'status');
 
