@@ -131,9 +131,15 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
           ]}
         />
       </DetailSection>
-      {entity === 'devices' ? <CommandsPanel deviceUuid={uuid} deviceType={String(item.type ?? '')} /> : null}
+      {entity === 'devices' ? (
+        <CommandsPanel
+          deviceUuid={uuid}
+          deviceType={String(item.type ?? '')}
+          target={typeof item.imei === 'string' ? item.imei : undefined}
+        />
+      ) : null}
       {entity === 'vehicles' && typeof item.device_imei === 'string' ? (
-        <CommandsPanel deviceImei={item.device_imei} />
+        <CommandsPanel deviceImei={item.device_imei} target={recordTitle(item)} />
       ) : null}
       <DeleteConfirmDialog
         open={dialog === 'delete'}
