@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 // does: same headers, content security policy and service worker as users get. A fresh data folder
 // per run keeps the demo (and its password) pristine.
 const apiPort = Number(process.env.E2E_API_PORT ?? 18080);
+/** The Teltonika listener, fixed so a spec can drive a device over the real gateway (alert-rules.spec.ts). */
+export const teltonikaPort = Number(process.env.E2E_TELTONIKA_PORT ?? apiPort + 1);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
 // The build to serve: `vite build --outDir <dir>` with E2E_OUT_DIR, so a run is not broken half-way by
 // another build replacing dist/ (lazy chunks are content-hashed: the old names would 404).
@@ -65,8 +67,9 @@ export default defineConfig({
         NATS_URL: '',
         MQTT_URL: '',
         SIMULATOR: 'on',
-        // The device listeners take free ports so the run never clashes with another server.
-        GATEWAY_TELTONIKA_PORT: '0',
+        // The device listeners take free ports so the run never clashes with another server; Teltonika's
+        // is known (apiPort + 1 unless E2E_TELTONIKA_PORT says) so a spec can connect a device to it.
+        GATEWAY_TELTONIKA_PORT: String(teltonikaPort),
         GATEWAY_RUPTELA_PORT: '0',
         GATEWAY_GOSAFE_PORT: '0',
         GATEWAY_ISTARTEK_PORT: '0',

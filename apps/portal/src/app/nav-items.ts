@@ -35,6 +35,7 @@ export const navSections: NavSection[] = [
       { key: 'geofenceEvents', to: paths.geofenceEvents, guard: 'geofenceEvents', end: true },
       { key: 'salik', to: paths.salik, guard: 'geofenceEvents' },
       { key: 'notifications', to: paths.notifications },
+      { key: 'alertRules', to: paths.alertRules },
     ],
   },
   {

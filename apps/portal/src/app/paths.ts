@@ -55,6 +55,7 @@ export const paths = {
   settings: '/dashboard/settings',
   messages: '/dashboard/messages',
   changePassword: '/dashboard/settings/change-password',
+  alertRules: '/dashboard/settings/alert-rules',
   list: (group: CrudEntity | RecordGroup | 'notifications') => `/dashboard/${group}`,
   create: (entity: CrudEntity, uuid?: string) =>
     uuid ? `/dashboard/${entity}/create/${encodeURIComponent(uuid)}` : `/dashboard/${entity}/create`,

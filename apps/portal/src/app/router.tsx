@@ -37,6 +37,7 @@ const SettingsPage = page(() => import('../pages/settings/settings-page'));
 const MessagesPage = page(() => import('../pages/messages/messages-page'));
 const SharedLocationPage = page(() => import('../pages/share/shared-location-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
+const AlertRulesPage = page(() => import('../pages/settings/alert-rules-page'));
 const NotFoundPage = page(() => import('../pages/not-found-page'));
 
 const fallback = (element: ReactNode) => <SmallScreenFallback>{element}</SmallScreenFallback>;
@@ -161,6 +162,7 @@ export const routes: RouteObject[] = [
           { path: 'settings', element: <SettingsPage /> },
           { path: 'messages', element: <MessagesPage /> },
           { path: 'settings/change-password', element: <ChangePasswordPage /> },
+          { path: 'settings/alert-rules', element: <AlertRulesPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

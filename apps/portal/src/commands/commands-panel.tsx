@@ -5,6 +5,7 @@ import { commandTypes, verifiedCommandTypes, type CommandType, type DeviceComman
 import {
   Button,
   DetailSection,
+  Dialog,
   FormField,
   InlineAlert,
   Input,
@@ -52,14 +53,33 @@ function useDevice(
  * fill its attributes, verify the password for immobilize/un-immobilize, send; the device's answer
  * arrives over the real-time socket (command-response) and is shown here.
  */
+/**
+ * Commands that wipe, reset, reflash, re-home or disable: sent only after a dialog that names the
+ * vehicle (or device) and says what will happen, in the user's language. Immobilize also asks for the
+ * password afterwards (spec §7).
+ */
+export const confirmedCommandTypes = [
+  'format_sd',
+  'delete_records',
+  'reset',
+  'fota_web',
+  'change_ip_port',
+  'immobilize',
+] as const satisfies readonly CommandType[];
+const needsConfirmation = (type: CommandType): type is (typeof confirmedCommandTypes)[number] =>
+  (confirmedCommandTypes as readonly string[]).includes(type);
+
 export function CommandsPanel({
   deviceUuid,
   deviceImei,
   deviceType,
+  target,
 }: {
   deviceUuid?: string;
   deviceImei?: string;
   deviceType?: string;
+  /** What the command acts on, as the user knows it (the plate, else the IMEI), for the confirmation. */
+  target?: string;
 }) {
   const { t } = useTranslation('commands');
   const { api } = useServices();
@@ -77,6 +97,7 @@ export function CommandsPanel({
   const [last, setLast] = useState<DeviceCommand | null>(null);
   const [verifyOpen, setVerifyOpen] = useState(false);
   const [verifyError, setVerifyError] = useState<string | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
 
   const uuid = device.data?.uuid;
   useRealtimeEvent('command-response', uuid, (data) => {
@@ -121,7 +142,8 @@ export function CommandsPanel({
         onSubmit={(e) => {
           e.preventDefault();
           if (!type) return;
-          if (verifiedCommandTypes.includes(type)) setVerifyOpen(true);
+          if (needsConfirmation(type)) setConfirmOpen(true);
+          else if (verifiedCommandTypes.includes(type)) setVerifyOpen(true);
           else void send();
         }}
       >
@@ -182,6 +204,37 @@ export function CommandsPanel({
           </div>
         ) : null}
       </form>
+      {type && needsConfirmation(type) ? (
+        <Dialog
+          open={confirmOpen}
+          onOpenChange={setConfirmOpen}
+          size="sm"
+          title={t('confirm.title', {
+            command: t(`name.${type}`),
+            target: `\u2068${target ?? deviceImei ?? device.data.uuid}\u2069`,
+          })}
+          description={t(`confirm.${type}`)}
+          footer={
+            <>
+              <Button type="button" variant="outline" onClick={() => setConfirmOpen(false)}>
+                {t('common:action.cancel')}
+              </Button>
+              <Button
+                type="button"
+                variant="danger"
+                data-testid="command-confirm"
+                onClick={() => {
+                  setConfirmOpen(false);
+                  if (verifiedCommandTypes.includes(type)) setVerifyOpen(true);
+                  else void send();
+                }}
+              >
+                {t('confirm.action', { command: t(`name.${type}`) })}
+              </Button>
+            </>
+          }
+        />
+      ) : null}
       <PasswordVerificationDialog
         open={verifyOpen}
         {...(verifyError ? { error: verifyError } : {})}

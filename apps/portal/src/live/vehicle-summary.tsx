@@ -40,7 +40,8 @@ export function VehicleSummary({
         <dl className="grid grid-cols-2 gap-x-3 gap-y-1">
           <dt className="text-foreground-muted">{t('vehicle.speed')}</dt>
           <dd>
-            <bdi dir="ltr">
+            {/* Direction from the text (not pinned LTR): "34 كم/س" reads number first in Arabic. */}
+            <bdi>
               {t('vehicle.speedValue', { speed: Math.round(location.speed).toLocaleString(i18n.language) })}
             </bdi>
           </dd>

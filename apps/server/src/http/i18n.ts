@@ -113,6 +113,15 @@ const AR_FEMININE: Partial<Record<MessageKey, string>> = {
  */
 const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   device: ['الجهاز', 'جهاز'],
+  year: ['سنة الصنع', 'سنة صنع', true],
+  'minimum duration': ['أقل مدة', 'أقل مدة', true],
+  'quiet hours start': ['بداية ساعات الهدوء', 'بداية ساعات هدوء', true],
+  'quiet hours end': ['نهاية ساعات الهدوء', 'نهاية ساعات هدوء', true],
+  // labels of the report schedules (merged from main without their Arabic words)
+  'day of month': ['يوم الشهر', 'يوم شهر'],
+  frequency: ['التكرار', 'تكرار'],
+  hour: ['الساعة', 'ساعة', true],
+  weekday: ['يوم الأسبوع', 'يوم أسبوع'],
   devices: ['الأجهزة', 'أجهزة'],
   driver: ['السائق', 'سائق'],
   drivers: ['السائقين', 'سائقين'],

@@ -39,6 +39,14 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
       })
     : () => undefined;
   registerReportRoutes(app, { rollupTimeZone: config.FLEET_TIME_ZONE });
+  // An alert rule saved on this node applies to the next record at once, not at the minute's reload
+  // (an admin switching a rule on expects it to work now). Other nodes keep the minute's reload.
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.method === 'GET' || reply.statusCode >= 300) return;
+    if (!req.url.startsWith('/v1/notification-rules')) return;
+    const company = req.headers['x-transport-uuid'];
+    if (typeof company === 'string' && /^[0-9a-f-]{36}$/i.test(company)) pipeline.reloadCompany(company);
+  });
 
   let ticking: Promise<void> = Promise.resolve();
   const tickAll = async () => {

@@ -36,6 +36,12 @@ const cases: Case[] = [
   // vehicle
   ['vehicle minimal', vehicleInputSchema, { license_plate_number: 'A1', type: 'car' }, true],
   [
+    "vehicle of next year's model",
+    vehicleInputSchema,
+    { license_plate_number: 'A1', type: 'car', year: new Date().getUTCFullYear() + 1 },
+    true,
+  ],
+  [
     'vehicle motor-bike with dates',
     vehicleInputSchema,
     {
@@ -87,6 +93,12 @@ const cases: Case[] = [
     'vehicle year as text',
     vehicleInputSchema,
     { license_plate_number: 'A1', type: 'car', year: '2020' },
+    ['year', 'Please enter a valid Year'],
+  ],
+  [
+    'vehicle year two years ahead (next year is the latest model year)',
+    vehicleInputSchema,
+    { license_plate_number: 'A1', type: 'car', year: new Date().getUTCFullYear() + 2 },
     ['year', 'Please enter a valid Year'],
   ],
   [

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import {
   baseListQueryShape,
+  timeField,
   entityStatusSchema,
   fieldError,
   hasNoNul,
@@ -47,6 +48,7 @@ export const notificationRuleTypes = [
   'document_expiry',
   'trip_delayed',
   'trip_missed',
+  'idling',
 ] as const;
 export const notificationRuleTypeSchema = z.enum(notificationRuleTypes, { error: fieldError('Type') });
 export type NotificationRuleType = z.infer<typeof notificationRuleTypeSchema>;
@@ -113,12 +115,20 @@ export const notificationRuleSchema = z.object({
   type: notificationRuleTypeSchema,
   /** km/h for overspeed; null = each vehicle's own limit. */
   speed_limit: z.number().nullable(),
-  /** Minutes for device_offline, trip_delayed. */
+  /** Minutes for device_offline, trip_delayed, idling. */
   duration_minutes: z.number().int().nullable(),
   /** Days before expiry for document_expiry. */
   days_ahead: z.number().int().nullable(),
   /** Percent for low_battery. */
   threshold: z.number().nullable(),
+  /** Overspeed: over the limit at least this many seconds before the episode counts (null = at once). */
+  min_duration_seconds: z.number().int().nullable().default(null),
+  /**
+   * Quiet hours in the company's time zone (HH:mm:ss; start > end spans midnight): an episode that starts
+   * inside them raises no notification. Both null = always active.
+   */
+  quiet_start: z.string().nullable().default(null),
+  quiet_end: z.string().nullable().default(null),
   documents: z.array(documentKindSchema),
   geofence_uuids: z.array(uuidSchema),
   vehicle_uuids: z.array(uuidSchema),
@@ -144,6 +154,13 @@ export const notificationRuleInputSchema = z
     duration_minutes: optionalIntField('Duration', 1, 60 * 24 * 60),
     days_ahead: optionalIntField('Days ahead', 1, 365),
     threshold: optionalNumberField('Threshold', 1, 100),
+    min_duration_seconds: optionalIntField('Minimum duration', 0, 3600),
+    quiet_start: timeField('Quiet hours start')
+      .nullish()
+      .transform((value) => value ?? null),
+    quiet_end: timeField('Quiet hours end')
+      .nullish()
+      .transform((value) => value ?? null),
     documents: z.array(documentKindSchema).default([]),
     geofence_uuids: uuidList('Geofence'),
     vehicle_uuids: uuidList('Vehicle'),
@@ -158,12 +175,19 @@ export const notificationRuleInputSchema = z
     const need = (ok: boolean, path: string, label: string) => {
       if (!ok) ctx.addIssue({ code: 'custom', path: [path], message: requiredMessage(label) });
     };
-    if (value.type === 'device_offline' || value.type === 'trip_delayed') {
+    if (value.type === 'device_offline' || value.type === 'trip_delayed' || value.type === 'idling') {
       need(value.duration_minutes !== null, 'duration_minutes', 'Duration');
     }
     if (value.type === 'document_expiry') {
       need(value.days_ahead !== null, 'days_ahead', 'Days ahead');
       need(value.documents.length > 0, 'documents', 'Documents');
+    }
+    if ((value.quiet_start === null) !== (value.quiet_end === null)) {
+      need(value.quiet_start !== null, 'quiet_start', 'Quiet hours start');
+      need(value.quiet_end !== null, 'quiet_end', 'Quiet hours end');
+    }
+    if (value.quiet_start !== null && value.quiet_start === value.quiet_end) {
+      ctx.addIssue({ code: 'custom', path: ['quiet_end'], message: invalidMessage('Quiet hours end') });
     }
     if (value.type === 'low_battery') need(value.threshold !== null, 'threshold', 'Threshold');
     if (value.type === 'geofence_entry' || value.type === 'geofence_exit') {

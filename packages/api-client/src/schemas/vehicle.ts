@@ -30,6 +30,7 @@ import {
   vehicleLiveStatuses,
   vehicleStatusSchema,
   fieldError,
+  invalidMessage,
 } from './common';
 import { optionalImeiField } from './device';
 import { locationRecordSchema } from './location';
@@ -87,7 +88,12 @@ export const vehicleInputSchema = z.object({
   type: vehicleTypeSchema,
   make: optionalText('Make', 100),
   model: optionalText('Model', 100),
-  year: optionalIntField('Year', 1950, CURRENT_YEAR_LIMIT),
+  // A model year can be next year's (sold from the autumn before), never later: checked at parse time
+  // so the limit moves with the calendar, the same rule in the portal's form and on the server.
+  year: optionalIntField('Year', 1950, CURRENT_YEAR_LIMIT).refine(
+    (value) => value === null || value <= new Date().getUTCFullYear() + 1,
+    { error: invalidMessage('Year') },
+  ),
   chassis_number: optionalText('Chassis number', 50),
   engine_number: optionalText('Engine number', 50),
   seat_capacity: optionalIntField('Seat capacity', 1, 200),

@@ -61,6 +61,9 @@ export const common = {
     title: 'الصفحة غير موجودة',
     description: 'الصفحة التي تبحث عنها غير موجودة أو تم نقلها.',
     home: 'الذهاب إلى الرئيسية',
+    recordTitle: 'السجل غير موجود',
+    recordDescription: 'هذا السجل غير موجود أو تم حذفه أو يتبع شركة أخرى.',
+    backToList: 'العودة إلى القائمة',
   },
   forbidden: {
     title: 'غير متاح',

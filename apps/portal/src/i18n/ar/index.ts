@@ -13,6 +13,7 @@ import { settings } from './settings';
 import { geofences } from './geofences';
 import { devices } from './devices';
 import { messages } from './messages';
+import { alerts } from './alerts';
 
 /** Arabic catalog; loaded lazily (its own chunk) the first time Arabic is chosen. */
 export const ar: Resources = {
@@ -30,4 +31,5 @@ export const ar: Resources = {
   geofences,
   devices,
   messages,
+  alerts,
 };

@@ -54,5 +54,15 @@ export const live = {
     acknowledge: 'تم الاطلاع',
     showOnMap: 'عرض على الخريطة',
   },
+  console: {
+    list: 'المركبات بجانب الخريطة',
+    resize: 'تغيير عرض قائمة المركبات',
+    follow: 'تتبّع',
+    following: 'تتبّع {{plate}}',
+    fitFleet: 'عرض الأسطول كاملاً',
+    justNow: 'الآن',
+    ago: 'منذ {{duration}}',
+    never: 'لا توجد بيانات بعد',
+  },
   realtime: { connected: 'التحديثات المباشرة مفعّلة', disconnected: 'جارٍ إعادة الاتصال بالتحديثات المباشرة…' },
 } satisfies Catalog<typeof en>;

@@ -26,6 +26,7 @@ export const nav = {
     scheduledTrips: 'الرحلات المجدولة',
     tripsApp: 'تطبيق الرحلات',
     notifications: 'الإشعارات',
+    alertRules: 'قواعد التنبيهات',
     reports: 'التقارير',
     settings: 'الإعدادات',
     messages: 'الرسائل المرسلة',

@@ -40,6 +40,21 @@ export const commands = {
     timed_out: 'Timed out',
     expired: 'Expired',
   },
+  confirm: {
+    title: '{{command}} on {{target}}?',
+    action: '{{command}}',
+    format_sd: "Every photo, video and log stored on the device's SD card is erased. This cannot be undone.",
+    delete_records:
+      'Every position the device has not yet sent is deleted from its memory; that part of the route is lost.',
+    reset:
+      'The device restarts: it stops reporting for a minute or two and drops commands waiting for an answer.',
+    fota_web:
+      'The device downloads and installs new firmware; it stops reporting until the update finishes and may need a visit if it fails.',
+    change_ip_port:
+      'The device reports to the new server address; a wrong address stops all tracking until the device is reconfigured on site.',
+    immobilize:
+      "The vehicle's engine will not start until it is un-immobilized. Never use it on a moving vehicle.",
+  },
   verify: {
     title: 'Verify your password',
     description: 'Enter your password to confirm this action.',

@@ -58,6 +58,9 @@ export const common = {
     title: 'Page not found',
     description: 'The page you are looking for does not exist or has moved.',
     home: 'Go to home',
+    recordTitle: 'Record not found',
+    recordDescription: 'This record does not exist, was deleted, or belongs to another company.',
+    backToList: 'Back to the list',
   },
   forbidden: {
     title: 'Not available',

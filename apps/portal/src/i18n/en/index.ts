@@ -12,6 +12,7 @@ import { settings } from './settings';
 import { geofences } from './geofences';
 import { devices } from './devices';
 import { messages } from './messages';
+import { alerts } from './alerts';
 
 /** English is the default language (en-US) and is bundled; Arabic is loaded on demand. */
 export const en = {
@@ -29,6 +30,7 @@ export const en = {
   geofences,
   devices,
   messages,
+  alerts,
 } as const;
 
 export type Namespace = keyof typeof en;

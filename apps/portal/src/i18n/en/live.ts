@@ -51,5 +51,15 @@ export const live = {
     acknowledge: 'Acknowledge',
     showOnMap: 'Show on map',
   },
+  console: {
+    list: 'Vehicles beside the map',
+    resize: 'Resize the vehicle list',
+    follow: 'Follow',
+    following: 'Following {{plate}}',
+    fitFleet: 'Show the whole fleet',
+    justNow: 'Just now',
+    ago: '{{duration}} ago',
+    never: 'No data yet',
+  },
   realtime: { connected: 'Live updates on', disconnected: 'Live updates reconnecting…' },
 } as const;

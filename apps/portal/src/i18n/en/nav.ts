@@ -28,6 +28,7 @@ export const nav = {
     scheduledTrips: 'Scheduled trips',
     tripsApp: 'Trips app',
     notifications: 'Notifications',
+    alertRules: 'Alert rules',
     reports: 'Reports',
     settings: 'Settings',
     messages: 'Sent messages',

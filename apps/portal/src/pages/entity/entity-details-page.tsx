@@ -9,7 +9,6 @@ import {
   DetailLayout,
   DetailSection,
   EditIcon,
-  InlineAlert,
   LoadingState,
   StatusUpdateDialog,
   TrashIcon,
@@ -31,6 +30,7 @@ import { ConnectHelp } from '../../devices/connect-help';
 import { VehicleLivePanel } from '../live/vehicle-live-panel';
 import { GeofencePreview } from '../../geofences/geofence-preview';
 import { ResendInvitationButton } from '../messages/resend-invitation-button';
+import { RecordError } from '../../components/record-error';
 
 const HIDDEN = new Set(['uuid', 'created_at', 'updated_at']);
 
@@ -86,7 +86,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
   });
 
   if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
-  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
+  if (record.isError) return <RecordError error={record.error} listPath={paths.list(entity)} />;
   const item = record.data.data;
   const fields = Object.keys(item).filter((f) => !HIDDEN.has(f) && f !== 'status');
 
@@ -137,7 +137,11 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
         />
       </DetailSection>
       {entity === 'devices' && item.type !== 'osmand' && item.type !== 'mqtt' ? (
-        <CommandsPanel deviceUuid={uuid} deviceType={String(item.type ?? '')} />
+        <CommandsPanel
+          deviceUuid={uuid}
+          deviceType={String(item.type ?? '')}
+          target={typeof item.imei === 'string' ? item.imei : undefined}
+        />
       ) : null}
       {entity === 'devices' ? (
         <>
@@ -147,7 +151,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
         </>
       ) : null}
       {entity === 'vehicles' && typeof item.device_imei === 'string' ? (
-        <CommandsPanel deviceImei={item.device_imei} />
+        <CommandsPanel deviceImei={item.device_imei} target={recordTitle(item)} />
       ) : null}
       <DeleteConfirmDialog
         open={dialog === 'delete'}

@@ -114,8 +114,14 @@ function EntityForm({
       navigate(paths.details(entity, answer.data.uuid), { replace: true });
     } catch (error) {
       if (isApiError(error) && Object.keys(error.fieldErrors).length > 0) {
-        setErrors(serverFieldErrors(error.fieldErrors, locale, label));
+        const found = serverFieldErrors(error.fieldErrors, locale, label);
+        setErrors(found);
         setFormError(translate(locale, 'validation.formCompleteRequired'));
+        // The server refused a field of the other wizard step: go there, the message is at the field.
+        if (config.steps) {
+          const at = config.steps.findIndex((s) => s.fields.some((f) => f in found));
+          if (at === 0 || at === 1) setStep(at);
+        }
       } else {
         setFormError(error instanceof Error ? error.message : String(error));
       }

@@ -44,7 +44,7 @@ export default function LiveListPage() {
       accessorFn: (v) => v.location?.speed ?? null,
       cell: ({ row: { original: v } }) =>
         v.location ? (
-          <bdi dir="ltr">{t('vehicle.speedValue', { speed: Math.round(v.location.speed) })}</bdi>
+          <bdi>{t('vehicle.speedValue', { speed: Math.round(v.location.speed) })}</bdi>
         ) : (
           '—'
         ),

@@ -1,9 +1,21 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { formatDuration, statusTone, type MessageKey } from '@fleet/core';
 import type { LiveVehicle } from '@fleet/api-client';
-import { PageHeader, toVehicleMarker, VehicleLayer, type VehicleMarker } from '@fleet/ui';
+import {
+  Button,
+  FleetList,
+  PageHeader,
+  toVehicleMarker,
+  VehicleLayer,
+  type FleetListItem,
+  type VehicleMarker,
+} from '@fleet/ui';
 import { MapView } from '../../map/map-view';
+import { useCoreText } from '../../i18n/core-text';
+import { ResizablePane } from '../../live/console/resizable-pane';
+import { useMapCamera } from '../../live/console/use-map-camera';
 import { LiveStatusTabs } from '../../live/live-status-tabs';
 import { useLiveView } from '../../live/use-live-view';
 import { VehicleSummary } from '../../live/vehicle-summary';
@@ -36,11 +48,19 @@ function markerOf(v: LiveVehicle, now: number): VehicleMarker | null {
   return marker;
 }
 
-/** live: vehicles on the map with status tabs (counts), the selected vehicle's popup, the camera tab. */
+/**
+ * live: the live console. On desktop a resizable, searchable, virtualised vehicle list sits beside the
+ * map (status tabs above both); choosing a row flies to the vehicle and opens its card, a marker click
+ * selects the row. The map fits the visible fleet on first open and keeps the user's view afterwards
+ * (use-map-camera.ts); "Follow" keeps the chosen vehicle in view as it moves. Phones keep the map
+ * alone (the list page is one tap away).
+ */
 export default function LiveMapPage() {
-  const { t } = useTranslation('live');
+  const { t, i18n } = useTranslation('live');
+  const core = useCoreText();
   const view = useLiveView();
   const selected = view.params.get('vehicle');
+  const [following, setFollowing] = useState(false);
   usePageReady(view.live.isSuccess);
 
   const markers = useMemo(() => {
@@ -51,16 +71,8 @@ export default function LiveMapPage() {
     }
     return out;
   }, [view.visible, view.now]);
-
-  const hasMarkers = markers.length > 0;
-  const center = useMemo<[number, number]>(() => {
-    const chosen = view.vehicles.find((v) => v.uuid === selected)?.location;
-    if (chosen?.latitude != null && chosen.longitude != null) return [chosen.latitude, chosen.longitude];
-    const first = markers[0];
-    return first ? [first.lat, first.lng] : DEFAULT_CENTER;
-    // Centre once per selection, not on every position update.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selected, hasMarkers]);
+  const camera = useMapCamera(markers);
+  const { follow, flyTo } = camera;
 
   // Stable between live batches (they change the data, not the URL or the selection).
   const { params, setParams } = view;
@@ -70,6 +82,7 @@ export default function LiveMapPage() {
       if (id) next.set('vehicle', id);
       else next.delete('vehicle');
       setParams(next, { replace: true });
+      if (!id) setFollowing(false);
     },
     [params, setParams],
   );
@@ -81,6 +94,45 @@ export default function LiveMapPage() {
       return vehicle ? <VehicleSummary vehicle={vehicle} now={now} compact /> : null;
     },
     [byId, now],
+  );
+
+  const chosen = selected ? byId.get(selected) : undefined;
+  const chosenLat = chosen?.location?.latitude;
+  const chosenLng = chosen?.location?.longitude;
+  // Follow mode: the chosen vehicle's every move keeps it in view.
+  useEffect(() => {
+    if (following && chosenLat != null && chosenLng != null) follow(chosenLat, chosenLng);
+  }, [following, chosenLat, chosenLng, follow]);
+
+  const pick = useCallback(
+    (id: string) => {
+      select(id);
+      const loc = byId.get(id)?.location;
+      if (loc?.latitude != null && loc.longitude != null) flyTo(loc.latitude, loc.longitude);
+    },
+    [select, byId, flyTo],
+  );
+
+  const items = useMemo<FleetListItem[]>(
+    () =>
+      view.visible.map((v) => {
+        const status = view.statusOf.get(v.uuid) ?? 'no-data';
+        const seen = v.location?.created_at ? Date.parse(v.location.created_at) : NaN;
+        return {
+          id: v.uuid,
+          plateText: v.license_plate_number,
+          driver: v.driver?.name ?? null,
+          speedKmh: status === 'live' && v.location ? v.location.speed : null,
+          lastSeen: !Number.isFinite(seen)
+            ? t('console.never')
+            : now - seen < 15_000
+              ? t('console.justNow')
+              : t('console.ago', { duration: formatDuration((now - seen) / 1000, i18n.language) }),
+          tone: statusTone(status),
+          statusLabel: core(`status.${status}` as MessageKey),
+        };
+      }),
+    [view.visible, view.statusOf, now, t, i18n.language, core],
   );
 
   return (
@@ -107,15 +159,50 @@ export default function LiveMapPage() {
       {view.camera ? (
         <CameraPanel vehicles={view.visible} selected={selected} onSelect={select} />
       ) : (
-        <div className="min-h-80 flex-1 overflow-hidden rounded-lg border border-border">
-          <MapView center={center} zoom={11} className="h-full">
-            <VehicleLayer
-              vehicles={markers}
+        <div className="flex min-h-80 flex-1" data-testid="live-console">
+          <ResizablePane label={t('console.resize')}>
+            <FleetList
+              items={items}
               selectedId={selected}
-              onSelect={select}
-              renderPopup={renderPopup}
+              onSelect={pick}
+              className="h-full"
+              labels={{ label: t('console.list') }}
             />
-          </MapView>
+          </ResizablePane>
+          <div className="relative min-w-0 flex-1 overflow-hidden rounded-lg border border-border">
+            <MapView
+              center={DEFAULT_CENTER}
+              zoom={11}
+              className="h-full"
+              onReady={camera.onReady}
+              onViewChange={camera.onViewChange}
+            >
+              <VehicleLayer
+                vehicles={markers}
+                selectedId={selected}
+                onSelect={select}
+                renderPopup={renderPopup}
+              />
+            </MapView>
+            <div className="absolute bottom-3 start-3 z-[500] flex gap-2">
+              <Button size="sm" variant="outline" onClick={() => camera.fitAll()} data-testid="live-fit">
+                {t('console.fitFleet')}
+              </Button>
+              {chosen ? (
+                <Button
+                  size="sm"
+                  variant={following ? 'primary' : 'outline'}
+                  aria-pressed={following}
+                  onClick={() => setFollowing((f) => !f)}
+                  data-testid="live-follow"
+                >
+                  {following
+                    ? t('console.following', { plate: chosen.license_plate_number })
+                    : t('console.follow')}
+                </Button>
+              ) : null}
+            </div>
+          </div>
         </div>
       )}
     </div>

@@ -3,12 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { formatDate } from '@fleet/core';
-import { DescriptionList, DetailLayout, DetailSection, InlineAlert, LoadingState } from '@fleet/ui';
+import { DescriptionList, DetailLayout, DetailSection, LoadingState } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { useTimeZone } from '../../entities/display';
 import { unreadKey } from '../../live/use-notifications';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { RecordError } from '../../components/record-error';
 
 /** notifications/details/{uuid}; opening an unread notification marks it read. */
 export default function NotificationDetailsPage() {
@@ -32,7 +33,7 @@ export default function NotificationDetailsPage() {
     });
   }, [unread, api, uuid, queryClient, company?.uuid]);
   if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
-  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
+  if (record.isError) return <RecordError error={record.error} listPath="/dashboard/notifications" />;
   const n = record.data.data;
   const when = (value: string | null) =>
     value ? <bdi dir="ltr">{formatDate(value, 'long', { locale: i18n.language, timeZone })}</bdi> : '—';

@@ -85,7 +85,9 @@ export default function NotificationsPage() {
             data-uuid={n.uuid}
             data-read={n.read}
             className={cn(
-              'flex items-start gap-3 rounded-lg border p-3',
+              // The title link stretches over the whole card (its ::after), so the card opens from anywhere;
+              // the mark-as-read button sits above that layer.
+              'relative flex items-start gap-3 rounded-lg border p-3 hover:shadow-sm',
               n.read ? 'border-border bg-surface' : 'border-primary bg-primary-soft',
             )}
           >
@@ -97,7 +99,7 @@ export default function NotificationsPage() {
             <div className="min-w-0 flex-1">
               <Link
                 to={`/dashboard/notifications/details/${n.uuid}`}
-                className="font-medium text-foreground hover:underline"
+                className="font-medium text-foreground after:absolute after:inset-0 after:rounded-lg hover:underline"
                 data-testid="notification-title"
               >
                 {n.title}
@@ -112,6 +114,7 @@ export default function NotificationsPage() {
               <Button
                 size="sm"
                 variant="ghost"
+                className="relative z-10"
                 onClick={() => markRead.mutate(n.uuid)}
                 data-testid="mark-read"
               >

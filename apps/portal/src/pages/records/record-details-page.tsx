@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { paths, type RecordGroup } from '../../app/paths';
-import { DescriptionList, DetailLayout, DetailSection, InlineAlert, LoadingState } from '@fleet/ui';
+import { DescriptionList, DetailLayout, DetailSection, LoadingState } from '@fleet/ui';
 import { requestByName, type Row } from '../../entities/api';
 import { FieldValue, useDetailStatus, useFieldLabel } from '../../entities/display';
 import { recordConfigs } from '../../entities/records';
 import { recordTitle } from '../../entities/registry';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
+import { RecordError } from '../../components/record-error';
 
 /** details/{uuid} of a read-only record. */
 export default function RecordDetailsPage({ group }: { group: RecordGroup }) {
@@ -26,7 +27,7 @@ export default function RecordDetailsPage({ group }: { group: RecordGroup }) {
   });
   usePageReady(record.isSuccess);
   if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
-  if (record.isError) return <InlineAlert>{record.error.message}</InlineAlert>;
+  if (record.isError) return <RecordError error={record.error} listPath={paths.list(group)} />;
   const item = record.data.data;
   const title =
     typeof item.geofence_name === 'string'

@@ -42,6 +42,13 @@ export default function SettingsPage() {
           </Link>
         ) : null}
       </DetailSection>
+      <DetailSection title={t('alerts:page.title')} description={t('alerts:page.linkHint')}>
+        <Button asChild variant="outline">
+          <Link to="/dashboard/settings/alert-rules" data-testid="alert-rules-link">
+            {t('alerts:page.link')}
+          </Link>
+        </Button>
+      </DetailSection>
       <DetailSection title={t('page.security')}>
         <div className="flex flex-wrap gap-2">
           <Button asChild variant="outline">

@@ -52,7 +52,68 @@ describe('overspeed', () => {
       rec({ time: T0 + 3 * MIN, speed: 60 }),
     ]);
     const later = feed(e, [rec({ time: T0 + 6 * MIN, speed: 120 })]);
-    expect([first.length, tooSoon.length, later.length]).toEqual([1, 0, 1]);
+    const sent = (list: typeof first) => list.filter((a) => !a.update);
+    expect([sent(first).length, sent(tooSoon).length, sent(later).length]).toEqual([1, 0, 1]);
+    // the first episode closed when the 115 came (it had been under since 10 s, longer than the hold)
+    expect(tooSoon.filter((a) => a.update)).toMatchObject([
+      {
+        dedupeKey: first[0]!.dedupeKey,
+        violationValue: 110,
+        data: { episodeEnd: new Date(T0 + 10_000).toISOString() },
+      },
+    ]);
+    expect(later.filter((a) => a.update)).toEqual([]);
+  });
+
+  it('one stretch of road with a short dip is one event; its end carries start, end and peak', () => {
+    const e = new AlertEngine('c1', allOn);
+    // 10 s records: over 110-134 km/h for 3 min, a 30 s dip to 70 (a junction), over again, then under
+    const list = [
+      ...Array.from({ length: 18 }, (_, i) => 110 + (i % 5) * 6),
+      70,
+      70,
+      70,
+      ...Array.from({ length: 12 }, () => 118),
+      60,
+      60,
+      60,
+      60,
+      60,
+      60,
+      60,
+      60,
+    ];
+    const out = feed(e, speeds(list));
+    const sent = out.filter((a) => !a.update);
+    expect(sent).toHaveLength(1);
+    const ends = out.filter((a) => a.update);
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({
+      type: 'overspeed',
+      dedupeKey: sent[0]!.dedupeKey,
+      violationValue: 134,
+      messageKey: 'alerts.overspeed.episode',
+      params: { plate: 'A 12345', speed: 134, limit: 100, minutes: 6 },
+      data: {
+        episodeStart: new Date(T0).toISOString(),
+        episodeEnd: new Date(T0 + 33 * 10_000).toISOString(),
+        peakValue: 134,
+      },
+    });
+    expect(renderMessage('alerts.overspeed.episode', ends[0]!.params, 'en')).toBe(
+      'A 12345 drove over the 100 km/h limit for 6 min, at up to 134 km/h.',
+    );
+  });
+
+  it('an episode held back by the cool-down ends without an update', () => {
+    const e = new AlertEngine('c1', allOn);
+    feed(e, speeds([110, 60, 60, 60, 60, 60, 60, 60, 60]));
+    const second = feed(e, [
+      rec({ time: T0 + 2 * MIN, speed: 120 }),
+      rec({ time: T0 + 3 * MIN, speed: 60 }),
+      rec({ time: T0 + 5 * MIN, speed: 60 }),
+    ]);
+    expect(second).toEqual([]);
   });
 
   it('a vehicle limit overrides the company limit; minimum duration is honoured', () => {
@@ -70,6 +131,63 @@ describe('overspeed', () => {
     feed(e, [rec({ time: T0 + MIN, speed: 50 })]);
     expect(feed(e, [rec({ time: T0, speed: 200 })])).toEqual([]);
     expect(feed(new AlertEngine('c1', {}), speeds([200]))).toEqual([]);
+  });
+});
+
+describe('idling and quiet hours', () => {
+  const idleRules: AlertRules = { idling: { enabled: true, afterMinutes: 10 } };
+  it('ignition on and standing for N minutes fires once; moving off closes the episode', () => {
+    const e = new AlertEngine('c1', idleRules);
+    const standing = Array.from({ length: 16 }, (_, i) =>
+      rec({ time: T0 + i * MIN, speed: i % 3, io: { 239: 1 } }),
+    );
+    const out = feed(e, [...standing, rec({ time: T0 + 16 * MIN, speed: 30, io: { 239: 1 } })]);
+    expect(out.map((a) => [a.type, a.update ?? false, a.violationValue])).toEqual([
+      ['idling', false, 10],
+      ['idling', true, 16],
+    ]);
+    expect(out[1]!.dedupeKey).toBe(out[0]!.dedupeKey);
+    expect(renderMessage('alerts.idling.message', out[0]!.params, 'ar')).toBe(
+      'المركبة A 12345 متوقفة والمحرك يعمل منذ 10 دقيقة.',
+    );
+  });
+
+  it('ignition off or a short stop never fires', () => {
+    const off = Array.from({ length: 20 }, (_, i) => rec({ time: T0 + i * MIN, speed: 0, io: { 239: 0 } }));
+    expect(feed(new AlertEngine('c1', idleRules), off)).toEqual([]);
+    const short = Array.from({ length: 9 }, (_, i) => rec({ time: T0 + i * MIN, speed: 0, io: { 239: 1 } }));
+    expect(feed(new AlertEngine('c1', idleRules), short)).toEqual([]);
+  });
+
+  it.each([
+    ['inside a same-day window', '09:00:00', '11:00:00', 0],
+    ['outside a same-day window', '11:00:00', '12:00:00', 1],
+    ['inside a window across midnight', '22:00:00', '10:30:00', 0],
+    ['exactly at the window end (end is open)', '08:00:00', '10:00:00', 1],
+  ])('quiet hours %s', (_name, quietStart, quietEnd, expected) => {
+    // T0 is 06:00 UTC = 10:00 in Dubai
+    const rules = alertRulesFrom([
+      { type: 'overspeed', status: 'active', speed_limit: 100, quiet_start: quietStart, quiet_end: quietEnd },
+    ]);
+    expect(feed(new AlertEngine('c1', rules), speeds([120]))).toHaveLength(expected);
+  });
+
+  it('an episode started in quiet hours does not fire when they end', () => {
+    const rules = alertRulesFrom([
+      {
+        type: 'overspeed',
+        status: 'active',
+        speed_limit: 100,
+        quiet_start: '09:00:00',
+        quiet_end: '10:01:00',
+      },
+    ]);
+    const e = new AlertEngine('c1', rules);
+    const out = feed(
+      e,
+      Array.from({ length: 12 }, (_, i) => rec({ time: T0 + i * 10_000, speed: 120 })),
+    );
+    expect(out).toEqual([]);
   });
 });
 
@@ -316,6 +434,30 @@ describe('rule scope and notification rules', () => {
       scope: {
         overspeed: { vehicleIds: ['v1'], geofenceIds: [], recipientUserIds: [] },
         geofence_exit: { vehicleIds: [], geofenceIds: ['g1'], recipientUserIds: [] },
+      },
+    });
+    expect(
+      alertRulesFrom([
+        {
+          type: 'overspeed',
+          status: 'active',
+          speed_limit: 80,
+          min_duration_seconds: 30,
+          quiet_start: '22:00:00',
+          quiet_end: '06:00:00',
+        },
+        { type: 'idling', status: 'active', duration_minutes: 15 },
+      ]),
+    ).toEqual({
+      overspeed: { enabled: true, limitKmh: 80, minDurationS: 30 },
+      idling: { enabled: true, afterMinutes: 15 },
+      scope: {
+        overspeed: {
+          vehicleIds: [],
+          geofenceIds: [],
+          recipientUserIds: [],
+          quiet: { startMin: 1320, endMin: 360 },
+        },
       },
     });
     const ownLimitOnly = new AlertEngine(

@@ -1,3 +1,4 @@
+import { parseClock } from '../common/zoned-time';
 import type { AlertRules, AlertType, DocumentKind } from './engine';
 
 /**
@@ -13,6 +14,10 @@ export interface NotificationRuleLike {
   readonly duration_minutes?: number | null;
   readonly days_ahead?: number | null;
   readonly threshold?: number | null;
+  readonly min_duration_seconds?: number | null;
+  /** HH:mm:ss (or HH:mm) in the company's time zone. */
+  readonly quiet_start?: string | null;
+  readonly quiet_end?: string | null;
   readonly documents?: readonly string[];
   readonly geofence_uuids?: readonly string[];
   readonly vehicle_uuids?: readonly string[];
@@ -35,7 +40,18 @@ const RULE_TO_ALERT: Record<string, AlertType> = {
   document_expiry: 'document_expiry',
   trip_delayed: 'trip_delayed',
   trip_missed: 'trip_missed',
+  idling: 'idling',
 };
+
+/** 'HH:mm[:ss]' as minutes after midnight; undefined when absent or unreadable. */
+function clockMinutes(value: string | null | undefined): number | undefined {
+  if (!value) return undefined;
+  try {
+    return parseClock(value.slice(0, 5));
+  } catch {
+    return undefined;
+  }
+}
 
 export function alertRulesFrom(rules: readonly NotificationRuleLike[]): AlertRules {
   const first = new Map<AlertType, NotificationRuleLike>();
@@ -51,7 +67,14 @@ export function alertRulesFrom(rules: readonly NotificationRuleLike[]): AlertRul
   } = {};
   const over = get('overspeed');
   // speed_limit null = each vehicle's own limit only.
-  if (over) out.overspeed = { enabled: true, limitKmh: over.speed_limit ?? Number.POSITIVE_INFINITY };
+  if (over)
+    out.overspeed = {
+      enabled: true,
+      limitKmh: over.speed_limit ?? Number.POSITIVE_INFINITY,
+      ...(over.min_duration_seconds ? { minDurationS: over.min_duration_seconds } : {}),
+    };
+  const idling = get('idling');
+  if (idling) out.idling = { enabled: true, afterMinutes: idling.duration_minutes ?? 10 };
   if (has('emergency_button')) out.emergency = { enabled: true };
   if (has('violation_output')) out.violationOutput = { enabled: true };
   if (has('ignition_on') || has('ignition_off'))
@@ -84,8 +107,16 @@ export function alertRulesFrom(rules: readonly NotificationRuleLike[]): AlertRul
     const vehicleIds = r.vehicle_uuids ?? [];
     const geofenceIds = r.geofence_uuids ?? [];
     const recipientUserIds = r.recipient_user_uuids ?? [];
-    if (vehicleIds.length || geofenceIds.length || recipientUserIds.length) {
-      scope[type] = { vehicleIds, geofenceIds, recipientUserIds };
+    const startMin = clockMinutes(r.quiet_start);
+    const endMin = clockMinutes(r.quiet_end);
+    const quiet = startMin !== undefined && endMin !== undefined && startMin !== endMin;
+    if (vehicleIds.length || geofenceIds.length || recipientUserIds.length || quiet) {
+      scope[type] = {
+        vehicleIds,
+        geofenceIds,
+        recipientUserIds,
+        ...(quiet ? { quiet: { startMin, endMin } } : {}),
+      };
     }
   }
   if (Object.keys(scope).length) out.scope = scope;

@@ -8,6 +8,11 @@
 export const alertMessagesEn = {
   'alerts.overspeed.title': 'Overspeed',
   'alerts.overspeed.message': '{plate} was driving at {speed} km/h, over the {limit} km/h limit.',
+  'alerts.overspeed.episode':
+    '{plate} drove over the {limit} km/h limit for {minutes} min, at up to {speed} km/h.',
+  'alerts.idling.title': 'Idling',
+  'alerts.idling.message': '{plate} has been idling with the engine on for {minutes} min.',
+  'alerts.idling.ended': '{plate} idled with the engine on for {minutes} min.',
   'alerts.emergency_button.title': 'Emergency button',
   'alerts.emergency_button.message': '{plate}: the driver pressed the emergency button.',
   'alerts.violation_output.title': 'Violation',
@@ -52,6 +57,11 @@ export type AlertMessageKey = keyof typeof alertMessagesEn;
 export const alertMessagesAr = {
   'alerts.overspeed.title': 'تجاوز السرعة',
   'alerts.overspeed.message': 'كانت المركبة {plate} تسير بسرعة {speed} كم/س متجاوزة الحد {limit} كم/س.',
+  'alerts.overspeed.episode':
+    'تجاوزت المركبة {plate} الحد {limit} كم/س لمدة {minutes} دقيقة، بسرعة قصوى {speed} كم/س.',
+  'alerts.idling.title': 'توقف مع تشغيل المحرك',
+  'alerts.idling.message': 'المركبة {plate} متوقفة والمحرك يعمل منذ {minutes} دقيقة.',
+  'alerts.idling.ended': 'توقفت المركبة {plate} والمحرك يعمل لمدة {minutes} دقيقة.',
   'alerts.emergency_button.title': 'زر الطوارئ',
   'alerts.emergency_button.message': '{plate}: ضغط السائق على زر الطوارئ.',
   'alerts.violation_output.title': 'مخالفة',

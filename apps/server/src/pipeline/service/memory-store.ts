@@ -134,6 +134,20 @@ export class MemoryPipelineStore implements PipelineStore {
     const out: (NotificationOut & { userUuid: string; dedupeKey: string })[] = [];
     for (const row of rows) {
       const key = row.alert.dedupeKey;
+      if (row.alert.update) {
+        // An episode ended: the stored notification takes its text, peak and times (see sql-store).
+        const at = this.notifications.findIndex((x) => x.dedupeKey === key && x.userUuid === row.userUuid);
+        const n = this.notifications[at];
+        if (n) {
+          this.notifications[at] = {
+            ...n,
+            message: row.message,
+            violation_value: row.alert.violationValue,
+            data: { ...n.data, ...(row.alert.data ?? {}) },
+          };
+        }
+        continue;
+      }
       if (this.notifications.some((n) => n.dedupeKey === key && n.userUuid === row.userUuid)) continue;
       const n = {
         uuid: `00000000-0000-4000-8000-${String(++this.seq).padStart(12, '0')}`,
@@ -150,6 +164,9 @@ export class MemoryPipelineStore implements PipelineStore {
         data: {
           ...(row.alert.data ?? {}),
           ...(row.alert.vehicleId ? { vehicleUuid: row.alert.vehicleId } : {}),
+          title_key: row.alert.titleKey,
+          message_key: row.alert.messageKey,
+          params: row.alert.params,
         },
         userUuid: row.userUuid,
         dedupeKey: key,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InProcessBus, subjects } from '../../realtime/bus';
 import type { RealtimeEnvelope } from '../../realtime/hub';
 import { alertRulesFrom } from '../alerts/from-rules';
+import { localizedAlertText } from '../alerts/messages';
 import { destination } from '../common/geo';
 import { TrackBuilder } from '../common/track-builder';
 import type { PositionRecord } from '../common/types';
@@ -155,12 +156,22 @@ describe('PipelineService (simulated vehicle, in-process bus)', () => {
     ]);
     const overspeed = en.find((n) => n.type === 'overspeed')!;
     expect(overspeed).toMatchObject({ title: 'Overspeed', violation_value: 130, read: false });
-    expect(overspeed.message).toBe('D 12345 was driving at 130 km/h, over the 100 km/h limit.');
+    // the drive went back under the limit, so the episode's end rewrote the one notification (no second one)
+    expect(overspeed.message).toBe('D 12345 drove over the 100 km/h limit for 2 min, at up to 130 km/h.');
+    expect(overspeed.data).toMatchObject({ peakValue: 130 });
     const ar = store.notifications.find((n) => n.userUuid === 'user-ar' && n.type === 'salik_crossing')!;
     expect(ar.message).toBe('عبرت المركبة D 12345 بوابة القرهود (6 AED).');
     const pushed = realtime.filter((m) => m.event === 'notification');
     expect(pushed).toHaveLength(12);
     expect(pushed.every((m) => m.user_uuid === m.path)).toBe(true);
+    // What goes to the realtime hub carries the alert's keys, so a socket opened in Arabic gets the
+    // English user's alert in Arabic (the toast follows the UI, not the language saved on the user).
+    const salikEn = pushed.find(
+      (m) => m.user_uuid === 'user-en' && (m.data as { type: string }).type === 'salik_crossing',
+    )!;
+    expect(localizedAlertText((salikEn.data as { data?: unknown }).data, 'ar')?.message).toBe(
+      'عبرت المركبة D 12345 بوابة القرهود (6 AED).',
+    );
   });
 
   it('flush computes the trip and the rollups from stored records; a replayed batch changes nothing', async () => {

@@ -194,7 +194,8 @@ describe('SqlPipelineStore with the pipeline service', () => {
     ]);
     expect(notes.find((n) => n.type === 'overspeed' && n.locale === 'en')).toMatchObject({
       violation_value: '95',
-      message: 'B 777 was driving at 95 km/h, over the 80 km/h limit.',
+      // the episode ended in the drive: its end rewrote the notification's text (start, end, peak)
+      message: 'B 777 drove over the 80 km/h limit for 2 min, at up to 95 km/h.',
     });
     expect(notes.find((n) => n.type === 'geofence_exit' && n.locale === 'ar')!.message).toContain('الساحة');
     expect(notes.every((n) => n.locale !== 'other')).toBe(true);

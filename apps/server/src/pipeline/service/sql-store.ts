@@ -519,6 +519,23 @@ export class SqlPipelineStore implements PipelineStore {
     const out: (NotificationOut & { userUuid: string })[] = [];
     for (const row of rows) {
       const a = row.alert;
+      if (a.update) {
+        // An episode ended (pipeline/alerts/engine.ts): its notification gets the episode's text, peak
+        // and times; nothing new is stored or published.
+        await this.db.query(
+          `UPDATE notifications n SET message = $3, violation_value = $4,
+             data = n.data || $5::jsonb
+           FROM users u WHERE u.uuid = $1 AND n.user_id = u.id AND n.data->>'dedupe_key' = $2`,
+          [
+            row.userUuid,
+            a.dedupeKey,
+            row.message,
+            a.violationValue === null ? null : String(a.violationValue),
+            JSON.stringify({ ...(a.data ?? {}), message_key: a.messageKey, params: a.params }),
+          ],
+        );
+        continue;
+      }
       const inserted = await this.db.query<{
         uuid: string;
         created_at: Date;
@@ -575,7 +592,9 @@ export class SqlPipelineStore implements PipelineStore {
         read: false,
         read_at: null,
         icon: null,
-        data: { ...(a.data ?? {}) },
+        // With the keys the realtime hub words the toast in each socket's language (realtime/hub.ts),
+        // not in the language the recipient had saved when the alert fired.
+        data: { ...(a.data ?? {}), title_key: a.titleKey, message_key: a.messageKey, params: a.params },
       });
     }
     return out;

@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+import { pageReady, signIn } from './helpers';
+
+/**
+ * The live console on a desktop: the searchable vehicle list beside the map. Choosing a row far down the
+ * list flies the map to that vehicle and opens its card over it; "Show the whole fleet" and follow mode
+ * are there; returning to the page keeps the user's view instead of fitting the fleet again.
+ */
+test.use({ viewport: { width: 1440, height: 900 } });
+
+test('select a vehicle in the list: the map flies to it and opens its card', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/dashboard/live');
+  await pageReady(page);
+  const list = page.getByRole('listbox', { name: 'Vehicles beside the map' });
+  await expect(list).toBeVisible();
+  // A vehicle with a position: a live one (its row shows a speed in km/h).
+  await page.getByRole('tab', { name: /Live/ }).click();
+  const options = list.getByRole('option');
+  await expect(options.first()).toBeVisible();
+  const plate = (await options.last().locator('[data-slot="fleet-list-plate"]').innerText()).trim();
+
+  // Search narrows the list to that plate, a click selects it.
+  await page.getByRole('searchbox', { name: 'Search plate or driver' }).fill(plate);
+  await expect(options).toHaveCount(1);
+  await options.first().click();
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/[?&]vehicle=[0-9a-f-]{36}/);
+
+  // The card of that vehicle is open, inside the map: the map went to it.
+  const card = page.getByTestId('vehicle-summary');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText(plate);
+  const map = page.getByTestId('live-console').locator('.leaflet-container');
+  const [cardBox, mapBox] = [await card.boundingBox(), await map.boundingBox()];
+  expect(cardBox && mapBox).toBeTruthy();
+  expect(cardBox!.y).toBeGreaterThanOrEqual(mapBox!.y - 1);
+  expect(cardBox!.x).toBeGreaterThanOrEqual(mapBox!.x - 1);
+  expect(cardBox!.x + cardBox!.width).toBeLessThanOrEqual(mapBox!.x + mapBox!.width + 1);
+
+  // Follow mode toggles on the chosen vehicle.
+  const follow = page.getByTestId('live-follow');
+  await follow.click();
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
+  await expect(follow).toContainText(plate);
+
+  // The list is resizable from the keyboard (window splitter).
+  const splitter = page.getByRole('separator', { name: 'Resize the vehicle list' });
+  const before = Number(await splitter.getAttribute('aria-valuenow'));
+  await splitter.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(splitter).toHaveAttribute('aria-valuenow', String(before + 20));
+});

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useRef } from 'react';
+import type { MapViewProps } from '@fleet/ui';
+
+export type LeafletMap = Parameters<NonNullable<MapViewProps['onReady']>>[0];
+
+/** Where the user left the live map (this tab's session): opening the page again returns there. */
+const VIEW_KEY = 'fleet.live.view';
+
+interface SavedView {
+  center: [number, number];
+  zoom: number;
+}
+
+function readSaved(): SavedView | null {
+  try {
+    const raw = sessionStorage.getItem(VIEW_KEY);
+    const v = raw ? (JSON.parse(raw) as SavedView) : null;
+    return v && Array.isArray(v.center) && Number.isFinite(v.zoom) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The live console's camera rules, in one place:
+ * - first open: fit the visible fleet once its positions are known (not one cluster in a corner);
+ * - afterwards the user's pan and zoom are kept (live updates never move the map), also across a
+ *   return to the page in the same tab;
+ * - choosing a vehicle flies to it (zooming in if far out);
+ * - follow mode keeps the chosen vehicle in view as it moves, without touching the zoom.
+ */
+export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
+  const mapRef = useRef<LeafletMap | null>(null);
+  const placed = useRef(false);
+  const saved = useRef(readSaved());
+
+  const fit = useCallback((list: readonly { lat: number; lng: number }[]) => {
+    const map = mapRef.current;
+    if (!map || list.length === 0) return false;
+    let [s, w, n, e] = [90, 180, -90, -180];
+    for (const p of list) {
+      s = Math.min(s, p.lat);
+      n = Math.max(n, p.lat);
+      w = Math.min(w, p.lng);
+      e = Math.max(e, p.lng);
+    }
+    map.fitBounds(
+      [
+        [s, w],
+        [n, e],
+      ],
+      { padding: [32, 32], maxZoom: 15, animate: false },
+    );
+    return true;
+  }, []);
+
+  const place = useCallback(() => {
+    if (placed.current || !mapRef.current) return;
+    const view = saved.current;
+    if (view) {
+      mapRef.current.setView(view.center, view.zoom, { animate: false });
+      placed.current = true;
+    } else if (fit(points)) placed.current = true;
+  }, [fit, points]);
+
+  useEffect(place, [place]);
+
+  const onReady = useCallback(
+    (map: LeafletMap) => {
+      mapRef.current = map;
+      place();
+    },
+    [place],
+  );
+
+  const onViewChange = useCallback((view: SavedView) => {
+    if (!placed.current) return;
+    try {
+      sessionStorage.setItem(VIEW_KEY, JSON.stringify(view));
+    } catch {
+      // private mode: the view is simply not remembered
+    }
+  }, []);
+
+  const flyTo = useCallback((lat: number, lng: number) => {
+    const map = mapRef.current;
+    if (!map) return;
+    placed.current = true;
+    const zoom = Math.max(map.getZoom(), 15);
+    // The card opens above the marker: aim a little north of it so the marker sits in the lower part
+    // of the map and its card fits above it.
+    const lift = Math.min(160, map.getSize().y / 4);
+    const target = map.unproject(map.project([lat, lng], zoom).subtract([0, lift]), zoom);
+    map.flyTo(target, zoom, { duration: 0.6 });
+  }, []);
+
+  const follow = useCallback((lat: number, lng: number) => {
+    const map = mapRef.current;
+    if (!map) return;
+    if (!map.getBounds().pad(-0.2).contains([lat, lng])) map.panTo([lat, lng], { animate: true });
+  }, []);
+
+  return { onReady, onViewChange, flyTo, follow, fitAll: () => fit(points), mapRef };
+}
