@@ -13,6 +13,13 @@ const en = {
   'auth.unauthenticated': 'Unauthenticated.',
   'auth.inactive': 'This account is not active.',
   forbidden: 'This action is unauthorized.',
+  'rank.rank': 'You cannot manage a user who ranks above you or holds permissions you do not hold.',
+  'rank.scope': 'You cannot manage a user outside your station, branch or school.',
+  'rank.grant': 'You cannot grant a role or permission you do not hold yourself.',
+  'rank.multi':
+    'This user belongs to several companies: only they or a platform super admin can change their password, e-mail, phone or status.',
+  'rank.self': 'You cannot deactivate or delete your own account.',
+  'rank.super': 'Only a platform super admin can manage a super admin.',
   not_found: 'Not found.',
   'entity.not_found': '{entity} not found.',
   'validation.general':
@@ -55,6 +62,13 @@ const ar: Record<MessageKey, string> = {
   'auth.unauthenticated': 'غير مصادق.',
   'auth.inactive': 'هذا الحساب غير نشط.',
   forbidden: 'هذا الإجراء غير مصرح به.',
+  'rank.rank': 'لا يمكنك إدارة مستخدم أعلى منك رتبة أو يملك صلاحيات لا تملكها.',
+  'rank.scope': 'لا يمكنك إدارة مستخدم خارج محطتك أو فرعك أو مدرستك.',
+  'rank.grant': 'لا يمكنك منح دور أو صلاحية لا تملكها أنت.',
+  'rank.multi':
+    'ينتمي هذا المستخدم إلى عدة شركات: لا يغيّر كلمة مروره أو بريده الإلكتروني أو هاتفه أو حالته إلا هو أو مشرف المنصة العام.',
+  'rank.self': 'لا يمكنك تعطيل حسابك أو حذفه.',
+  'rank.super': 'لا يدير المشرف العام إلا مشرف عام للمنصة.',
   not_found: 'غير موجود.',
   'entity.not_found': '{entity} غير موجود.',
   'validation.general':
