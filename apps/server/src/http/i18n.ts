@@ -52,6 +52,7 @@ const en = {
   'notifications.read_all': 'All notifications marked as read.',
   server_error: 'Server error.',
   rate_limited: 'Too many requests.',
+  'range.too_long': 'The range may span at most {days} days',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -101,6 +102,7 @@ const ar: Record<MessageKey, string> = {
   'notifications.read_all': 'تم تعليم جميع الإشعارات كمقروءة.',
   server_error: 'خطأ في الخادم.',
   rate_limited: 'طلبات كثيرة جدًا.',
+  'range.too_long': 'يمكن أن يمتد النطاق {days} يومًا على الأكثر',
 };
 
 /** The Arabic sentence when the entity / field word is feminine (the masculine one is in `ar`). */
@@ -279,5 +281,7 @@ export function translateFieldMessage(locale: Locale, message: string): string {
   m = /^This (.+) is already taken$/.exec(message);
   if (m) return t(locale, 'already_taken', { field: m[1]! });
   if (message === en['password.mismatch']) return t(locale, 'password.mismatch');
+  m = /^The range may span at most (\d+) days$/.exec(message);
+  if (m) return t(locale, 'range.too_long', { days: m[1]! });
   return message;
 }

@@ -92,6 +92,50 @@ export function dateTimeField(field: string) {
   return z.iso.datetime({ offset: true, error: fieldError(field) });
 }
 
+/**
+ * Bounds of every range a report, export or list may name (issue 18: `from=0001-01-01` answered 500
+ * and `to=9999-...` froze the server). Instants outside [RANGE_MIN, RANGE_MAX) are 'Please enter a
+ * valid {field}'; a report range spans at most MAX_REPORT_RANGE_DAYS, an export (a background job,
+ * read in pages) at most MAX_EXPORT_RANGE_DAYS. The server checks the same schemas (422 in en/ar).
+ */
+export const RANGE_MIN = '2000-01-01T00:00:00Z';
+export const RANGE_MAX = '2100-01-01T00:00:00Z';
+export const MAX_REPORT_RANGE_DAYS = 366;
+export const MAX_EXPORT_RANGE_DAYS = 3 * 366;
+const RANGE_MIN_MS = Date.parse(RANGE_MIN);
+const RANGE_MAX_MS = Date.parse(RANGE_MAX);
+
+/** An ISO date-time with offset inside [RANGE_MIN, RANGE_MAX). */
+export function boundedDateTimeField(field: string) {
+  return dateTimeField(field).refine(
+    (value) => {
+      const at = Date.parse(value);
+      return Number.isFinite(at) && at >= RANGE_MIN_MS && at < RANGE_MAX_MS;
+    },
+    { error: invalidMessage(field) },
+  );
+}
+
+/** 'The range may span at most {days} days' (translated by the server and the portal). */
+export function rangeTooLongMessage(days: number): string {
+  return `The range may span at most ${days} days`;
+}
+
+/**
+ * Refinement of an object with optional `from` / `to`: `to` after `from`, and at most `maxDays`
+ * apart (both on `to`).
+ */
+export function rangeRefinement(maxDays: number) {
+  return (value: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) => {
+    if (!value.from || !value.to) return;
+    const from = Date.parse(value.from);
+    const to = Date.parse(value.to);
+    if (!(to > from)) ctx.addIssue({ code: 'custom', path: ['to'], message: invalidMessage('To') });
+    else if (to - from > maxDays * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: rangeTooLongMessage(maxDays) });
+  };
+}
+
 /** The zero date of some back ends; spec section 5 says it is invalid. */
 export const ZERO_DATE = '0001-01-01';
 
@@ -361,8 +405,8 @@ export function listQuerySchema<S extends z.ZodType, E extends z.ZodRawShape>(st
 
 /** A time range filter [from, to] as ISO timestamps with offset. */
 export const timeRangeShape = {
-  from: dateTimeField('From').optional(),
-  to: dateTimeField('To').optional(),
+  from: boundedDateTimeField('From').optional(),
+  to: boundedDateTimeField('To').optional(),
 };
 
 /** Path parameter object of every `/:uuid` route. */
