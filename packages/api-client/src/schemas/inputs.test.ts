@@ -500,7 +500,7 @@ const cases: Case[] = [
     'command change ip needs the password step-up (issue 18)',
     deviceCommandInputSchema,
     { type: 'change_ip_port', attributes: { host: 'gw.example.com', port: 5027 } },
-    false,
+    ['verification_token', 'Password verification is required'],
   ],
   [
     'command change ip bad port',
