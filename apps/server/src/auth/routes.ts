@@ -17,12 +17,17 @@ import { bearerToken, sessionFromToken } from './session';
 import { connectAuthCacheBus } from './cache';
 import {
   ACCOUNT_LIMIT,
+  ADDRESS_FREE,
   ADDRESS_LIMIT,
+  PAIR_FREE,
   accountKey,
   addressKey,
+  assertBackoff,
   assertNotThrottled,
   clearFailures,
+  pairKey,
   recordFailure,
+  takeMessageAllowance,
 } from './throttle';
 import { companiesOf, companyView, userView, type CompanyRow } from './users';
 
@@ -150,6 +155,8 @@ async function sendOtp(app: FastifyInstance, user: UserRow, purpose: string, via
   }
   const code = newOtpCode();
   const channel = viaPhone && user.phone ? 'sms' : 'email';
+  // Capped per recipient per hour (issue 18); over the cap the code is silently not sent.
+  if (!(await takeMessageAllowance(db, now, user.id))) return;
   await db.query(
     `INSERT INTO otp_codes (user_id, purpose, channel, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
     [
@@ -186,11 +193,12 @@ export function registerAuthRoutes(app: FastifyInstance): void {
   route(app, 'auth.login', async ({ req, body }) => {
     const at = now();
     const identity = (body.email ?? body.phone ?? '').toLowerCase();
-    const acct = accountKey(identity);
+    // Per (account, address) and per address with growing delays; never per account alone (issue 18).
+    const acct = pairKey(identity, req.ip);
     const addr = addressKey(req.ip);
-    await assertNotThrottled(db, at, [
-      [acct, ACCOUNT_LIMIT],
-      [addr, ADDRESS_LIMIT],
+    await assertBackoff(db, at, [
+      [acct, PAIR_FREE],
+      [addr, ADDRESS_FREE],
     ]);
     const user = await findUser(db, body.email, body.phone);
     const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyPasswordHash()));
@@ -252,11 +260,19 @@ export function registerAuthRoutes(app: FastifyInstance): void {
 
   route(app, 'auth.forgotPassword', async ({ req, body }) => {
     const at = now();
-    await assertNotThrottled(db, at, [[addressKey(req.ip), ADDRESS_LIMIT]]);
-    await recordFailure(db, at, [addressKey(`forgot:${req.ip}`)]);
+    // Throttled by its own use per address (it used to record under one key and check another), and
+    // capped per recipient per hour; the answer is the same whether the account exists or not.
+    const forgotKey = addressKey(`forgot:${req.ip}`);
+    await assertNotThrottled(db, at, [
+      [addressKey(req.ip), ADDRESS_LIMIT],
+      [forgotKey, ADDRESS_LIMIT],
+    ]);
+    await recordFailure(db, at, [forgotKey]);
     const user = await findUser(db, body.email, body.phone);
     if (user && user.status === 'active') {
       if (body.email && user.email) {
+        if (!(await takeMessageAllowance(db, at, user.id)))
+          return { message: t(req.locale, 'password.reset_sent') };
         const token = await issueToken(db, user.id, 'reset_password', new Date(at.getTime() + RESET_TTL_MS));
         await messenger.send({
           channel: 'email',
@@ -319,8 +335,16 @@ export function registerAuthRoutes(app: FastifyInstance): void {
       if (body.purpose === 'sensitive_action') throw unauthenticated();
       user = await findUser(db, body.email, body.phone);
     }
-    if (user && user.status === 'active')
-      await sendOtp(app, user, body.purpose, !!body.phone || body.purpose === 'verify_phone', at);
+    if (user && user.status === 'active') {
+      const sending = sendOtp(app, user, body.purpose, !!body.phone || body.purpose === 'verify_phone', at);
+      // Without a session the answer must not tell an existing account from an unknown one (issue 18):
+      // a too-early resend answers like a send, as for an unknown address.
+      if (principal) await sending;
+      else
+        await sending.catch((e: unknown) => {
+          if (!(e instanceof HttpError)) throw e;
+        });
+    }
     return {
       data: { expires_at: iso(new Date(at.getTime() + OTP_TTL_MS))!, resend_after: OTP_RESEND_MS / 1000 },
     };

@@ -1,0 +1,103 @@
+/**
+ * Sign-in abuse regressions of issue 18 (findings 6, 7, 8): growing delays per (account, address) and
+ * per address, never an account-wide lock; otp/send answers alike for existing and unknown accounts;
+ * forgot-password is throttled by its own use and reset / OTP messages are capped per recipient per hour.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createHarness, PASSWORD, type Harness } from '../../test/harness';
+import { buildWorld, type World } from '../../test/fixtures';
+import { MESSAGES_PER_RECIPIENT_HOUR } from '../auth/throttle';
+
+let h: Harness;
+let w: World;
+
+beforeAll(async () => {
+  h = await createHarness('abuse');
+}, 60_000);
+beforeEach(async () => {
+  await h.reset();
+  h.clock.now = new Date('2026-11-20T10:00:00Z');
+  w = await buildWorld(h.storage.db);
+});
+afterAll(() => h.close());
+
+const login = (email: string, password: string, ip: string) =>
+  h.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress: ip });
+const post = (url: string, body: unknown, ip = '10.5.5.5') =>
+  h.app.inject({ method: 'POST', url, payload: body as object, remoteAddress: ip });
+
+describe('finding 6: no lock a stranger can trigger everywhere', () => {
+  it('delays grow per (account, address); the owner elsewhere is never locked out', async () => {
+    const waits: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const r = await login(w.users.adminA.email, 'wrong-guess-x', '10.6.6.6');
+      if (r.statusCode === 429) {
+        waits.push(Number(r.headers['retry-after']));
+        // Wait it out, then guess again: each further failure doubles the delay.
+        h.clock.now = new Date(h.clock.now.getTime() + Number(r.headers['retry-after']) * 1000);
+        expect((await login(w.users.adminA.email, 'wrong-guess-y', '10.6.6.6')).statusCode).toBe(422);
+      }
+    }
+    expect(waits.length).toBeGreaterThan(1);
+    for (let i = 1; i < waits.length; i++) expect(waits[i]!).toBeGreaterThan(waits[i - 1]!);
+    expect((await login(w.users.adminA.email, PASSWORD, '10.7.7.7')).statusCode).toBe(200);
+  });
+});
+
+describe('finding 7: otp/send is no account oracle', () => {
+  it('answers a repeated request the same for an existing and an unknown account', async () => {
+    const codes = async (email: string) => {
+      const out: number[] = [];
+      for (let i = 0; i < 3; i++)
+        out.push((await post('/v1/otp/send', { purpose: 'reset_password', email })).statusCode);
+      return out;
+    };
+    const known = await codes(w.users.adminA.email);
+    const unknown = await codes('nobody-here@fleet.test');
+    expect(known).toEqual(unknown);
+    expect(known).toEqual([200, 200, 200]);
+  });
+});
+
+describe('finding 8: forgot-password throttled and capped', () => {
+  it('sends at most the hourly cap of reset messages to one person, answering alike', async () => {
+    const answers = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const r = await post('/v1/forgot-password', { email: w.users.adminA.email }, `10.8.0.${i}`);
+      expect(r.statusCode).toBe(200);
+      answers.add(r.body);
+    }
+    expect(answers.size).toBe(1);
+    const sent = h.messenger.sent.filter((m) => m.to === w.users.adminA.email && m.kind === 'reset_password');
+    expect(sent.length).toBe(MESSAGES_PER_RECIPIENT_HOUR);
+    const [tokens] = await h.storage.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM auth_tokens WHERE user_id = $1 AND kind = 'reset_password'`,
+      [w.users.adminA.id],
+    );
+    expect(tokens!.n).toBe(MESSAGES_PER_RECIPIENT_HOUR);
+    // An hour later the person can ask again.
+    h.clock.now = new Date(h.clock.now.getTime() + 61 * 60_000);
+    await post('/v1/forgot-password', { email: w.users.adminA.email });
+    expect(h.messenger.sent.filter((m) => m.kind === 'reset_password').length).toBe(
+      MESSAGES_PER_RECIPIENT_HOUR + 1,
+    );
+  });
+
+  it('throttles one address by its own forgot-password use', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 35; i++)
+      codes.push((await post('/v1/forgot-password', { email: `x${i}@fleet.test` }, '10.9.0.1')).statusCode);
+    expect(codes.at(-1)).toBe(429);
+    expect((await post('/v1/forgot-password', { email: 'y@fleet.test' }, '10.9.0.2')).statusCode).toBe(200);
+  });
+
+  it('caps OTP codes per recipient per hour too', async () => {
+    for (let i = 0; i < 10; i++) {
+      h.clock.now = new Date(h.clock.now.getTime() + 2 * 60_000); // past the resend delay each time
+      await post('/v1/otp/send', { purpose: 'reset_password', email: w.users.adminB.email }, `10.10.0.${i}`);
+    }
+    expect(h.messenger.sent.filter((m) => m.to === w.users.adminB.email).length).toBe(
+      MESSAGES_PER_RECIPIENT_HOUR,
+    );
+  });
+});
