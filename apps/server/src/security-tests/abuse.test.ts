@@ -4,7 +4,7 @@
  * forgot-password is throttled by its own use and reset / OTP messages are capped per recipient per hour.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createHarness, PASSWORD, type Harness } from '../../test/harness';
+import { createHarness, PASSWORD, type Harness } from '../../test/harness';
 import { buildWorld, type World } from '../../test/fixtures';
 import { MESSAGES_PER_RECIPIENT_HOUR } from '../auth/throttle';
 
@@ -99,5 +99,86 @@ describe('finding 8: forgot-password throttled and capped', () => {
     expect(h.messenger.sent.filter((m) => m.to === w.users.adminB.email).length).toBe(
       MESSAGES_PER_RECIPIENT_HOUR,
     );
+  });
+});
+
+describe('finding 9: what tenants learn about each other and about hidden geofences', () => {
+  const as = (
+    actor: { token: string },
+    company: string,
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+  ) =>
+    h.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${actor.token}`, 'x-transport-uuid': company, 'x-locale': 'en' },
+      ...(body ? { payload: body as object } : {}),
+    });
+
+  it("does not confirm another tenant's IMEI; the own company's stays 'already taken'", async () => {
+    await h.storage.db.query(
+      `INSERT INTO devices (company_id, imei, type) VALUES ($1, '356307042441013', 'teltonika')`,
+      [w.b.id],
+    );
+    const other = await as(w.users.adminA, w.a.uuid, 'POST', '/v1/devices', {
+      imei: '356307042441013',
+      type: 'teltonika',
+    });
+    expect(other.statusCode).toBe(422);
+    expect(other.body).not.toContain('already taken');
+    expect(other.json().errors.imei[0]).toMatch(/cannot be registered/);
+    const own = await as(w.users.adminB, w.b.uuid, 'POST', '/v1/devices', {
+      imei: '356307042441013',
+      type: 'teltonika',
+    });
+    expect(own.json().errors.imei).toEqual(['This IMEI is already taken']);
+  });
+
+  it('names no geofence a station admin cannot see, in the events list nor in the visits report', async () => {
+    const db = h.storage.db;
+    const [v] = await db.query<{ id: number }>(
+      `INSERT INTO vehicles (company_id, sub_company_id, license_plate_number) VALUES ($1, $2, 'S 1') RETURNING id`,
+      [w.a.id, w.a.stations[0]!.id],
+    );
+    const geofence = async (name: string, station: number | null) =>
+      (
+        await db.query<{ id: number; uuid: string }>(
+          `INSERT INTO geofences (company_id, sub_company_id, name, shape, geometry, min_lat, min_lng, max_lat, max_lng)
+           VALUES ($1, $2, $3, 'circle', '{"shape":"circle","center":{"latitude":25.2,"longitude":55.3},"radius":300}',
+                   25.19, 55.29, 25.21, 55.31) RETURNING id, uuid`,
+          [w.a.id, station, name],
+        )
+      )[0]!;
+    const hidden = await geofence('Secret HQ', null);
+    const own = await geofence('Station yard', w.a.stations[0]!.id);
+    for (const g of [hidden, own])
+      await db.query(
+        `INSERT INTO geofence_events (company_id, vehicle_id, geofence_id, kind, at, data)
+         VALUES ($1, $2, $3, 'entry', '2026-11-20T08:00:00Z', $4)`,
+        [
+          w.a.id,
+          v!.id,
+          g.id,
+          JSON.stringify({
+            geofence_uuid: g.uuid,
+            geofence_name: g === hidden ? 'Secret HQ' : 'Station yard',
+            latitude: 25.2,
+            longitude: 55.3,
+            speed: 20,
+            dwell_seconds: null,
+          }),
+        ],
+      );
+    const st = w.users.stationA1;
+    expect((await as(st, w.a.uuid, 'GET', `/v1/geofences/${hidden.uuid}`)).statusCode).toBe(404);
+    const events = await as(st, w.a.uuid, 'GET', '/v1/geofences/events');
+    expect(events.statusCode, events.body).toBe(200);
+    expect(events.body).toContain('Station yard');
+    expect(events.body).not.toContain('Secret HQ');
+    // The company admin sees both.
+    const all = await as(w.users.adminA, w.a.uuid, 'GET', '/v1/geofences/events');
+    expect(all.body).toContain('Secret HQ');
   });
 });
