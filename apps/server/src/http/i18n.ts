@@ -53,6 +53,7 @@ const en = {
   server_error: 'Server error.',
   rate_limited: 'Too many requests.',
   'range.too_long': 'The range may span at most {days} days',
+  'password.common': 'This password is too common. Choose a less predictable one',
   'imei.unavailable':
     'This IMEI cannot be registered. If the device is yours, contact the platform operator.',
 } as const;
@@ -106,6 +107,7 @@ const ar: Record<MessageKey, string> = {
   rate_limited: 'طلبات كثيرة جدًا.',
   'range.too_long': 'يمكن أن يمتد النطاق {days} يومًا على الأكثر',
   'imei.unavailable': 'لا يمكن تسجيل رقم IMEI هذا. إذا كان الجهاز لك، فتواصل مع مشغّل المنصة.',
+  'password.common': 'كلمة المرور هذه شائعة جدًا. اختر كلمة يصعب تخمينها',
 };
 
 /** The Arabic sentence when the entity / field word is feminine (the masculine one is in `ar`). */
@@ -285,6 +287,7 @@ export function translateFieldMessage(locale: Locale, message: string): string {
   if (m) return t(locale, 'already_taken', { field: m[1]! });
   if (message === en['password.mismatch']) return t(locale, 'password.mismatch');
   if (message === en['imei.unavailable']) return t(locale, 'imei.unavailable');
+  if (message === en['password.common']) return t(locale, 'password.common');
   m = /^The range may span at most (\d+) days$/.exec(message);
   if (m) return t(locale, 'range.too_long', { days: m[1]! });
   return message;

@@ -182,3 +182,39 @@ describe('finding 9: what tenants learn about each other and about hidden geofen
     expect(all.body).toContain('Secret HQ');
   });
 });
+
+describe('finding 9: password policy', () => {
+  it('refuses the most common passwords, in en and ar, wherever a password is chosen', async () => {
+    for (const [locale, text] of [
+      ['en', 'This password is too common. Choose a less predictable one'],
+      ['ar', 'كلمة المرور هذه شائعة جدًا. اختر كلمة يصعب تخمينها'],
+    ] as const) {
+      for (const password of ['12345678', 'password123', 'Qwertyuiop', 'aaaaaaaa', 'abcdefgh']) {
+        const r = await h.app.inject({
+          method: 'POST',
+          url: '/v1/users',
+          headers: {
+            authorization: `Bearer ${w.users.adminA.token}`,
+            'x-transport-uuid': w.a.uuid,
+            'x-locale': locale,
+          },
+          payload: { name: 'Weak', email: `weak-${password}@fleet.test`, user_type: 'admin', password },
+        });
+        expect(r.statusCode, password).toBe(422);
+        expect(r.json().errors.password).toEqual([text]);
+      }
+    }
+    const ok = await h.app.inject({
+      method: 'POST',
+      url: '/v1/users',
+      headers: { authorization: `Bearer ${w.users.adminA.token}`, 'x-transport-uuid': w.a.uuid },
+      payload: {
+        name: 'Strong',
+        email: 'strong@fleet.test',
+        user_type: 'admin',
+        password: 'Amber-Falcon-82',
+      },
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+});

@@ -244,7 +244,86 @@ export function passwordField(field = 'Password') {
     .string({ error: fieldError(field) })
     .min(1, { error: requiredMessage(field) })
     .min(PASSWORD_MIN_LENGTH, { error: passwordMinMessage('en-US', PASSWORD_MIN_LENGTH) })
-    .max(128, { error: invalidMessage(field) });
+    .max(128, { error: invalidMessage(field) })
+    .refine((p) => !isCommonPassword(p), { error: COMMON_PASSWORD_MESSAGE });
+}
+
+/** Refusal of a too common new password (the server translates it; issue 18 finding 9). */
+export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Choose a less predictable one';
+
+/**
+ * The most common passwords of 8+ characters in public breach corpora (our own short list, offline),
+ * compared case-insensitively, plus shapes that are as weak: one repeated character, a run of digits or
+ * letters going up or down ('12345678', 'abcdefgh'), and a keyboard row.
+ */
+const COMMON_PASSWORDS = new Set([
+  'password',
+  'password1',
+  'password12',
+  'password123',
+  'password1234',
+  'passw0rd',
+  'p@ssw0rd',
+  'p@ssword',
+  'iloveyou',
+  'sunshine',
+  'princess',
+  'football',
+  'baseball',
+  'superman',
+  'trustno1',
+  'whatever',
+  'starwars',
+  'computer',
+  'michelle',
+  'jennifer',
+  'corvette',
+  'mercedes',
+  'welcome1',
+  'welcome123',
+  'letmein1',
+  'letmein123',
+  'admin123',
+  'admin1234',
+  'administrator',
+  'changeme',
+  'changeme1',
+  'qwerty123',
+  'qwerty1234',
+  'qwertyui',
+  'qwertyuiop',
+  'asdfghjkl',
+  'zxcvbnm1',
+  '1q2w3e4r',
+  '1q2w3e4r5t',
+  'q1w2e3r4',
+  'zaq12wsx',
+  '1qaz2wsx',
+  'abc12345',
+  'abcd1234',
+  'aa123456',
+  'a1234567',
+  '12qwaszx',
+  'football1',
+  'monkey123',
+  'dragon123',
+  'master123',
+  'iloveyou1',
+  'default1',
+  'internet',
+  'fleet123',
+  'fleet1234',
+]);
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', '1234567890', '0987654321'];
+
+export function isCommonPassword(password: string): boolean {
+  const p = password.toLowerCase();
+  if (COMMON_PASSWORDS.has(p)) return true;
+  if (/^(.)\1+$/.test(p)) return true;
+  const codes = [...p].map((c) => c.charCodeAt(0));
+  const step = codes[1]! - codes[0]!;
+  if (Math.abs(step) === 1 && codes.every((c, i) => i === 0 || c - codes[i - 1]! === step)) return true;
+  return KEYBOARD_ROWS.some((row) => row.includes(p) || row.split('').reverse().join('').includes(p));
 }
 
 /** Latitude / longitude pair, WGS84 degrees. */
