@@ -37,6 +37,8 @@ export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60_000;
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_RESEND_MS = 60_000;
 export const OTP_MAX_ATTEMPTS = 5;
+/** Lifetime of a media token (it dies earlier with its session: logout, expiry). */
+export const MEDIA_TOKEN_TTL_MS = 12 * 60 * 60_000;
 
 interface UserRow {
   id: number;
@@ -215,7 +217,14 @@ export function registerAuthRoutes(app: FastifyInstance): void {
     const companyId = companies.length === 1 ? companies[0]!.company_id : null;
     const expires = new Date(at.getTime() + config.SESSION_TTL_HOURS * 3600_000);
     const token = await createSession(db, user.id, companyId, req, expires);
-    const mediaToken = await createSession(db, user.id, companyId, req, expires);
+    // The media token: its own short-lived, read-only session under this one (issue 18 finding 4).
+    const mediaToken = newToken();
+    await db.query(
+      `INSERT INTO sessions (user_id, token_hash, company_id, ip, user_agent, expires_at, kind, parent_id)
+       SELECT user_id, $2, company_id, ip, user_agent, least(expires_at, $3::timestamptz), 'media', id
+       FROM sessions WHERE token_hash = $1`,
+      [hashToken(token), hashToken(mediaToken), new Date(at.getTime() + MEDIA_TOKEN_TTL_MS).toISOString()],
+    );
     await db.query('UPDATE users SET last_login_at = $2 WHERE id = $1', [user.id, at.toISOString()]);
     await logActivity(db, {
       companyId,
@@ -236,10 +245,11 @@ export function registerAuthRoutes(app: FastifyInstance): void {
   });
 
   route(app, 'auth.logout', async ({ req, principal }) => {
-    await db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1', [
-      principal.session.id,
-      now().toISOString(),
-    ]);
+    // The session and its media token go together.
+    await db.query(
+      'UPDATE sessions SET revoked_at = $2 WHERE (id = $1 OR parent_id = $1) AND revoked_at IS NULL',
+      [principal.session.id, now().toISOString()],
+    );
     await logActivity(db, {
       companyId: principal.session.companyId,
       userId: principal.user.id,

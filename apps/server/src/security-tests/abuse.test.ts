@@ -218,3 +218,64 @@ describe('finding 9: password policy', () => {
     expect(ok.statusCode).toBe(201);
   });
 });
+
+describe('finding 4: the media token', () => {
+  it('reads files only, opens nothing else, and dies with its session on logout', async () => {
+    const signIn = await h.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { email: w.users.adminA.email, password: PASSWORD },
+    });
+    const { token, media_app_token: media } = signIn.json().data as {
+      token: string;
+      media_app_token: string;
+    };
+    const bearer = (t: string) => ({ authorization: `Bearer ${t}`, 'x-transport-uuid': w.a.uuid });
+    // Not a session for the API: no profile, no writes, no password step-up.
+    expect((await h.app.inject({ method: 'GET', url: '/v1/auth', headers: bearer(media) })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/v1/verify-password',
+          headers: bearer(media),
+          payload: { password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/v1/vehicles',
+          headers: bearer(media),
+          payload: { license_plate_number: 'X 1' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    // The file route takes it (an unknown file is 404, not 401).
+    const file = (t: string) =>
+      h.app.inject({ method: 'GET', url: `/v1/file/avatars/nothing.png?token=${t}` });
+    expect((await file(media)).statusCode).toBe(404);
+    // Short-lived: gone after its lifetime even while the session lives.
+    h.clock.now = new Date(h.clock.now.getTime() + 13 * 3600_000);
+    expect((await file(media)).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/auth', headers: bearer(token) })).statusCode).toBe(
+      200,
+    );
+    // A fresh pair; logout revokes both.
+    const again = await h.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { email: w.users.adminA.email, password: PASSWORD },
+    });
+    const pair = again.json().data as { token: string; media_app_token: string };
+    expect((await file(pair.media_app_token)).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: '/v1/logout', headers: bearer(pair.token) })).statusCode,
+    ).toBe(200);
+    expect((await file(pair.media_app_token)).statusCode).toBe(401);
+  });
+});
