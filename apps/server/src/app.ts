@@ -130,7 +130,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
             },
           },
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: trustProxyOf(config.TRUST_PROXY),
     routerOptions: { maxParamLength: 200 },
   });
   const now = deps.now ?? (() => new Date());
@@ -194,4 +194,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     hub.close();
   });
   return app;
+}
+
+/** Fastify's trustProxy from TRUST_PROXY ('false' | 'true' | hop count | comma-separated addresses). */
+export function trustProxyOf(v: string): boolean | string[] | ((address: string, hop: number) => boolean) {
+  const t = v.trim().toLowerCase();
+  if (t === '' || t === 'false') return false;
+  if (t === 'true') return true;
+  if (/^\d+$/.test(t)) {
+    const hops = Number(t);
+    return (_address, hop) => hop < hops;
+  }
+  return t
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 }

@@ -36,6 +36,7 @@ import {
   verifyPasswordResponseSchema,
 } from './schemas/auth';
 import {
+  verifiedCommandTypes,
   deviceCommandInputSchema,
   deviceCommandListQuerySchema,
   deviceCommandSchema,
@@ -568,7 +569,7 @@ const deviceExtras = {
     body: deviceCommandInputSchema,
     response: dataEnvelope(deviceCommandSchema),
     auth: 'company',
-    summary: 'Send (or queue) a command to a device',
+    summary: `Send (or queue) a command to a device (password step-up, verification_token, for: ${verifiedCommandTypes.join(', ')})`,
   }),
   'devices.commandList': endpoint({
     method: 'GET',

@@ -67,7 +67,7 @@ describe('sign-in', () => {
     expect(bad.json().errors.password[0]).toBe('كلمة المرور مطلوبة');
   });
 
-  it('throttles per account after 5 failures, even with the right password', async () => {
+  it('throttles an account from an address after 5 failures, even with the right password', async () => {
     for (let i = 0; i < 5; i++)
       expect((await login('admin.a@fleet.test', 'bad-password')).statusCode).toBe(422);
     const locked = await login('admin.a@fleet.test', PASSWORD);
@@ -75,7 +75,7 @@ describe('sign-in', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     // Another account from the same address still works.
     expect((await login('admin.b@fleet.test', PASSWORD)).statusCode).toBe(200);
-    // After the window the account unlocks.
+    // After the delay the account unlocks.
     h.clock.now = new Date(h.clock.now.getTime() + 16 * 60_000);
     expect((await login('admin.a@fleet.test', PASSWORD)).statusCode).toBe(200);
   });

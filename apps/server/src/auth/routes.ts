@@ -17,12 +17,17 @@ import { bearerToken, sessionFromToken } from './session';
 import { connectAuthCacheBus } from './cache';
 import {
   ACCOUNT_LIMIT,
+  ADDRESS_FREE,
   ADDRESS_LIMIT,
+  PAIR_FREE,
   accountKey,
   addressKey,
+  assertBackoff,
   assertNotThrottled,
   clearFailures,
+  pairKey,
   recordFailure,
+  takeMessageAllowance,
 } from './throttle';
 import { companiesOf, companyView, userView, type CompanyRow } from './users';
 
@@ -32,6 +37,8 @@ export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60_000;
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_RESEND_MS = 60_000;
 export const OTP_MAX_ATTEMPTS = 5;
+/** Lifetime of a media token (it dies earlier with its session: logout, expiry). */
+export const MEDIA_TOKEN_TTL_MS = 12 * 60 * 60_000;
 
 interface UserRow {
   id: number;
@@ -159,6 +166,8 @@ async function sendOtp(app: FastifyInstance, user: UserRow, purpose: string, via
   // e-mail at all: then the SMS waits in the local mailbox); e-mail otherwise.
   const channel =
     viaPhone && user.phone && (app.ctx.messenger.smsEnabled !== false || !user.email) ? 'sms' : 'email';
+  // Capped per recipient per hour (issue 18); over the cap the code is silently not sent.
+  if (!(await takeMessageAllowance(db, now, user.id))) return;
   await db.query(
     `INSERT INTO otp_codes (user_id, purpose, channel, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
     [
@@ -197,11 +206,12 @@ export function registerAuthRoutes(app: FastifyInstance): void {
   route(app, 'auth.login', async ({ req, body }) => {
     const at = now();
     const identity = (body.email ?? body.phone ?? '').toLowerCase();
-    const acct = accountKey(identity);
+    // Per (account, address) and per address with growing delays; never per account alone (issue 18).
+    const acct = pairKey(identity, req.ip);
     const addr = addressKey(req.ip);
-    await assertNotThrottled(db, at, [
-      [acct, ACCOUNT_LIMIT],
-      [addr, ADDRESS_LIMIT],
+    await assertBackoff(db, at, [
+      [acct, PAIR_FREE],
+      [addr, ADDRESS_FREE],
     ]);
     const user = await findUser(db, body.email, body.phone);
     const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyPasswordHash()));
@@ -218,7 +228,14 @@ export function registerAuthRoutes(app: FastifyInstance): void {
     const companyId = companies.length === 1 ? companies[0]!.company_id : null;
     const expires = new Date(at.getTime() + config.SESSION_TTL_HOURS * 3600_000);
     const token = await createSession(db, user.id, companyId, req, expires);
-    const mediaToken = await createSession(db, user.id, companyId, req, expires);
+    // The media token: its own short-lived, read-only session under this one (issue 18 finding 4).
+    const mediaToken = newToken();
+    await db.query(
+      `INSERT INTO sessions (user_id, token_hash, company_id, ip, user_agent, expires_at, kind, parent_id)
+       SELECT user_id, $2, company_id, ip, user_agent, least(expires_at, $3::timestamptz), 'media', id
+       FROM sessions WHERE token_hash = $1`,
+      [hashToken(token), hashToken(mediaToken), new Date(at.getTime() + MEDIA_TOKEN_TTL_MS).toISOString()],
+    );
     await db.query('UPDATE users SET last_login_at = $2 WHERE id = $1', [user.id, at.toISOString()]);
     await logActivity(db, {
       companyId,
@@ -239,10 +256,11 @@ export function registerAuthRoutes(app: FastifyInstance): void {
   });
 
   route(app, 'auth.logout', async ({ req, principal }) => {
-    await db.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1', [
-      principal.session.id,
-      now().toISOString(),
-    ]);
+    // The session and its media token go together.
+    await db.query(
+      'UPDATE sessions SET revoked_at = $2 WHERE (id = $1 OR parent_id = $1) AND revoked_at IS NULL',
+      [principal.session.id, now().toISOString()],
+    );
     await logActivity(db, {
       companyId: principal.session.companyId,
       userId: principal.user.id,
@@ -263,11 +281,19 @@ export function registerAuthRoutes(app: FastifyInstance): void {
 
   route(app, 'auth.forgotPassword', async ({ req, body }) => {
     const at = now();
-    await assertNotThrottled(db, at, [[addressKey(req.ip), ADDRESS_LIMIT]]);
-    await recordFailure(db, at, [addressKey(`forgot:${req.ip}`)]);
+    // Throttled by its own use per address (it used to record under one key and check another), and
+    // capped per recipient per hour; the answer is the same whether the account exists or not.
+    const forgotKey = addressKey(`forgot:${req.ip}`);
+    await assertNotThrottled(db, at, [
+      [addressKey(req.ip), ADDRESS_LIMIT],
+      [forgotKey, ADDRESS_LIMIT],
+    ]);
+    await recordFailure(db, at, [forgotKey]);
     const user = await findUser(db, body.email, body.phone);
     if (user && user.status === 'active') {
       if (body.email && user.email) {
+        if (!(await takeMessageAllowance(db, at, user.id)))
+          return { message: t(req.locale, 'password.reset_sent') };
         const token = await issueToken(db, user.id, 'reset_password', new Date(at.getTime() + RESET_TTL_MS));
         const link = publicUrl(`/reset-password?token=${token}`);
         await messenger.send({
@@ -334,8 +360,16 @@ export function registerAuthRoutes(app: FastifyInstance): void {
       if (body.purpose === 'sensitive_action') throw unauthenticated();
       user = await findUser(db, body.email, body.phone);
     }
-    if (user && user.status === 'active')
-      await sendOtp(app, user, body.purpose, !!body.phone || body.purpose === 'verify_phone', at);
+    if (user && user.status === 'active') {
+      const sending = sendOtp(app, user, body.purpose, !!body.phone || body.purpose === 'verify_phone', at);
+      // Without a session the answer must not tell an existing account from an unknown one (issue 18):
+      // a too-early resend answers like a send, as for an unknown address.
+      if (principal) await sending;
+      else
+        await sending.catch((e: unknown) => {
+          if (!(e instanceof HttpError)) throw e;
+        });
+    }
     return {
       data: { expires_at: iso(new Date(at.getTime() + OTP_TTL_MS))!, resend_after: OTP_RESEND_MS / 1000 },
     };

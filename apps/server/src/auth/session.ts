@@ -36,6 +36,8 @@ interface CachedSession {
   principal: Principal;
   expiresAt: number;
   lastUsedAt: number;
+  /** A media token's session (read-only, files and live feed only). */
+  media: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function sessionFromToken(
   db: Queryable,
   token: string | null,
   now: Date,
+  opts: { allowMedia?: boolean } = {},
 ): Promise<Principal | null> {
   if (!token) return null;
   const hash = hashToken(token);
@@ -56,6 +59,8 @@ export async function sessionFromToken(
   const at = now.getTime();
   const key = `s|${hash}`;
   const hit = cache?.get<CachedSession>(key, at);
+  // A media token (issue 18) opens only the file routes and the live feed (opts.allowMedia).
+  if (hit && hit.media && !opts.allowMedia) return null;
   if (hit && hit.expiresAt > at) {
     if (at - hit.lastUsedAt > 60_000) {
       hit.lastUsedAt = at;
@@ -65,15 +70,24 @@ export async function sessionFromToken(
   }
   const epoch = cache?.epoch ?? 0;
   const rows = await db.query<
-    AuthUserRow & { session_id: number; company_id: number | null; last_used_at: Date; expires_at: Date }
+    AuthUserRow & {
+      session_id: number;
+      company_id: number | null;
+      last_used_at: Date;
+      expires_at: Date;
+      kind: string;
+    }
   >(
-    `SELECT s.id AS session_id, s.company_id, s.last_used_at, s.expires_at, ${AUTH_USER_COLUMNS}
+    `SELECT s.id AS session_id, s.company_id, s.last_used_at, s.expires_at, s.kind, ${AUTH_USER_COLUMNS}
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
+     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
+       AND (s.parent_id IS NULL OR EXISTS (SELECT 1 FROM sessions p WHERE p.id = s.parent_id
+                                           AND p.revoked_at IS NULL AND p.expires_at > $2))`,
     [hash, now.toISOString()],
   );
   const r = rows[0];
   if (!r || r.status !== 'active') return null;
+  const media = r.kind === 'media';
   let lastUsedAt = new Date(r.last_used_at).getTime();
   if (at - lastUsedAt > 60_000) {
     await db.query(TOUCH_SESSION_SQL, [r.session_id, now.toISOString()]);
@@ -84,8 +98,8 @@ export async function sessionFromToken(
     user: Object.freeze(authUserOf(r)),
   };
   Object.freeze(principal);
-  cache?.set(key, { principal, expiresAt: new Date(r.expires_at).getTime(), lastUsedAt }, epoch, at);
-  return principal;
+  cache?.set(key, { principal, expiresAt: new Date(r.expires_at).getTime(), lastUsedAt, media }, epoch, at);
+  return media && !opts.allowMedia ? null : principal;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deviceCommandSchema, supportedCommandsSchema } from '@fleet/api-client';
+import { deviceCommandSchema, supportedCommandsSchema, verifiedCommandTypes } from '@fleet/api-client';
 import { createSocket } from 'node:dgram';
 import {
   encodeGoSafeCommandResponse,
@@ -58,8 +58,31 @@ afterEach(async () => {
 });
 
 const admin = () => ({ token: w.users.adminA.token, company: w.a.uuid });
-const send = (deviceUuid: string, body: unknown, who = admin()) =>
-  call(h.app, { method: 'POST', url: `/v1/devices/${deviceUuid}/commands`, body, ...who });
+/** Password step-up token of `who` (POST /v1/verify-password). */
+async function stepUp(who = admin()): Promise<string> {
+  const v = await call(h.app, {
+    method: 'POST',
+    url: '/v1/verify-password',
+    body: { password: PASSWORD },
+    ...who,
+  });
+  return v.json().data.verification_token as string;
+}
+/**
+ * Send a command; a step-up command (verifiedCommandTypes) gets a fresh verification token unless the
+ * body names `verification_token` itself (even as undefined, to send none).
+ */
+const send = async (deviceUuid: string, body: unknown, who = admin()) => {
+  const b = body as { type?: string; verification_token?: string };
+  const withToken =
+    b &&
+    typeof b === 'object' &&
+    !('verification_token' in b) &&
+    verifiedCommandTypes.includes(b.type as never)
+      ? { ...b, verification_token: await stepUp(who) }
+      : body;
+  return call(h.app, { method: 'POST', url: `/v1/devices/${deviceUuid}/commands`, body: withToken, ...who });
+};
 const history = (deviceUuid: string, who = admin()) =>
   call(h.app, { method: 'GET', url: `/v1/devices/${deviceUuid}/commands`, ...who });
 
@@ -171,9 +194,53 @@ describe('device commands', () => {
     ws.off();
   });
 
+  it('issue 18 finding 5: every hand-over, wipe or disable command needs the password step-up', async () => {
+    const dev = fx.devices[0]!; // teltonika
+    const attrs: Record<string, Record<string, unknown>> = {
+      change_ip_port: { host: 'evil.example.com', port: 5027 },
+      custom: { text: 'setparam 2004:evil.example.com' },
+      fota_web: { url: 'https://evil.example.com/fw.bin' },
+    };
+    expect([...verifiedCommandTypes].sort()).toEqual(
+      [
+        'change_ip_port',
+        'custom',
+        'delete_records',
+        'format_sd',
+        'fota_web',
+        'immobilize',
+        'output1_off',
+        'output1_on',
+        'output2_off',
+        'output2_on',
+        'reset',
+        'unimmobilize',
+      ].sort(),
+    );
+    const count = async () =>
+      (await h.storage.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_commands'))[0]!.n;
+    const before = await count();
+    for (const type of verifiedCommandTypes) {
+      const body = { type, attributes: attrs[type] ?? {} };
+      const none = await send(dev.uuid, { ...body, verification_token: undefined });
+      expect(none.statusCode, type).toBe(422);
+      expect(none.json().errors.verification_token, type).toBeDefined();
+      const bad = await send(dev.uuid, { ...body, verification_token: 'not-a-token-at-all' });
+      // 403 when the device type carries the command; 422 on `type` when it cannot carry it at all.
+      expect([403, 422], type).toContain(bad.statusCode);
+      if (bad.statusCode === 422) expect(bad.json().errors.type, type).toBeDefined();
+    }
+    expect(await count()).toBe(before);
+    // With a fresh token the takeover-class command is accepted (and the token is spent).
+    const ok = await send(dev.uuid, { type: 'change_ip_port', attributes: attrs.change_ip_port });
+    expect(ok.statusCode).toBe(201);
+    const doc = await call(h.app, { method: 'GET', url: '/v1/openapi.json' });
+    expect(doc.body).toContain('password step-up, verification_token, for: change_ip_port, custom, fota_web');
+  });
+
   it('immobilize needs a password verification token; unsupported commands and other companies are refused', async () => {
     const dev = fx.devices[0]!;
-    const noToken = await send(dev.uuid, { type: 'immobilize' });
+    const noToken = await send(dev.uuid, { type: 'immobilize', verification_token: undefined });
     expect(noToken.statusCode).toBe(422);
     const badToken = await send(dev.uuid, { type: 'immobilize', verification_token: 'nope' });
     expect(badToken.statusCode).toBe(403);

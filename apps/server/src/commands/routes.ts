@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { supportedCommandMatrix } from '@fleet/device-protocols';
+import { verifiedCommandTypes } from '@fleet/api-client';
 import { route } from '../http/route';
 import { fieldError, notFound } from '../http/errors';
 import { scopeSql } from '../entities/scope';
@@ -18,8 +19,10 @@ const DEFAULT_TIMEOUT_S = 60;
  * Decisions the spec leaves open:
  * - A command the device type cannot carry (or with attributes its encoder refuses) is a 422 on `type`
  *   / `attributes`, never queued.
- * - Immobilize and unimmobilize consume a password-verification token (POST /v1/verify-password),
- *   once, before anything is stored; a missing or spent token is 403.
+ * - Every command of @fleet/api-client's verifiedCommandTypes (hand-over, wipe, disable: change_ip_port,
+ *   custom, fota_web, format_sd, delete_records, reset, outputs, immobilize) consumes a password-
+ *   verification token (POST /v1/verify-password), once, before anything is stored; a missing or spent
+ *   token is 403.
  * - Permissions: sending needs device-commands.create, the history device-commands.view; the device must
  *   be visible in the caller's scope (404 otherwise, as for every scoped record).
  * - Each stored command is written to the user activity log ('command_sent' on the device: the command,
@@ -61,7 +64,8 @@ export function registerCommandRoutes(app: FastifyInstance): void {
             : `Please enter valid attributes: ${encoded.error.message}`,
         );
       }
-      if (encoded.command.needsPasswordVerification) {
+      // The step-up list lives in @fleet/api-client (verifiedCommandTypes); the protocol's own flag too.
+      if (verifiedCommandTypes.includes(body.type) || encoded.command.needsPasswordVerification) {
         await requireVerification(db, principal.user.id, body.verification_token, now());
       }
       const row = await service.create({

@@ -70,6 +70,17 @@ export const envSchema = z.object({
   /** Public URL used in e-mails (set-password / reset links). */
   PUBLIC_URL: z.string().url().optional(),
   /**
+   * Strict-Transport-Security max-age in seconds, sent on every answer when > 0 (issue 18). Set it only
+   * when the product is reached over HTTPS (a TLS-terminating proxy): e.g. 31536000 (a year). 0 = off.
+   */
+  HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(0),
+  /**
+   * Proxies whose X-Forwarded-For to trust for the client address (sign-in throttles are per address):
+   * 'false' (default: the socket's address), 'true' (any: only behind a proxy that overwrites the
+   * header), a hop count ('1'), or addresses / CIDRs ('127.0.0.1,10.0.0.0/8').
+   */
+  TRUST_PROXY: z.string().max(500).default('false'),
+  /**
    * Embedded database housekeeping (maintenance/maintenance.ts): how often vacuum and analyse run on
    * PGlite, which has no autovacuum; 0 = never. Ignored on PostgreSQL.
    */

@@ -30,6 +30,10 @@ const personSort = {
   status: 'e.status',
 };
 
+/** The answer for an IMEI registered outside the company (en; http/i18n.ts translates it). */
+export const IMEI_UNAVAILABLE =
+  'This IMEI cannot be registered. If the device is yours, contact the platform operator.';
+
 /** Vehicles link devices by IMEI: the device must be visible to the tenant and on no other vehicle. */
 async function vehicleDevices(input: Record<string, unknown>, ctx: WriteContext) {
   const out: Record<string, unknown> = {};
@@ -47,7 +51,7 @@ async function vehicleDevices(input: Record<string, unknown>, ctx: WriteContext)
       continue;
     }
     const params: unknown[] = [imei];
-      const rows = await ctx.tx.query<{ imei: string }>(
+    const rows = await ctx.tx.query<{ imei: string }>(
       `SELECT r.imei FROM devices r WHERE r.imei = $1 AND ${scopeSql('devices', 'r', ctx.tenant, params)}`,
       params,
     );
@@ -260,12 +264,27 @@ export const entityDefs: EntityDef[] = [
       },
     ],
     prepare: async (input, ctx) => {
-      const taken = await ctx.tx.query('SELECT 1 FROM devices WHERE imei = $1 AND id <> $2', [
-        input.imei,
-        ctx.id ?? -1,
-      ]);
+      const taken = await ctx.tx.query<{ company_id: number }>(
+        'SELECT company_id FROM devices WHERE imei = $1 AND id <> $2',
+        [input.imei, ctx.id ?? -1],
+      );
+      // An IMEI is a device's only credential at the gateway, so it is unique on the platform. Issue 18:
+      // the refusal must not confirm to one tenant that another tenant runs this IMEI. Inside the
+      // company the usual 'already taken' (the device is theirs to see); otherwise a neutral answer that
+      // points to the platform operator, who can check ownership (see the README security section).
       if (taken.length)
-        throw new HttpError(422, 'validation.general', {}, { imei: ['This IMEI is already taken'] });
+        throw new HttpError(
+          422,
+          'validation.general',
+          {},
+          {
+            imei: [
+              taken.some((r) => Number(r.company_id) === ctx.tenant.companyId)
+                ? 'This IMEI is already taken'
+                : IMEI_UNAVAILABLE,
+            ],
+          },
+        );
       if (ctx.id !== undefined) {
         // The IMEI of a device on a vehicle follows through ON UPDATE CASCADE.
       }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError, forbidden, notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import { route } from '../http/route';
 import { t } from '../http/i18n';
 import { logActivity } from '../activity/log';
@@ -7,7 +7,14 @@ import { hashPassword } from '../auth/crypto';
 import { issueToken, SET_PASSWORD_TTL_MS } from '../auth/routes';
 import { userView } from '../auth/users';
 import { containsPattern, type Queryable } from '../storage/db';
-import type { Tenant } from '../tenancy/context';
+import type { AuthUser, Tenant } from '../tenancy/context';
+import {
+  assertMayGrant,
+  assertMayManage,
+  loadTarget,
+  type ManageVerb,
+  type ScopeIds,
+} from '../tenancy/ranks';
 import { findInScope, invalidRef } from './crud';
 
 interface UserInput {
@@ -24,15 +31,24 @@ interface UserInput {
   password?: string | undefined;
 }
 
-/** Users of the tenant's company; a user row is global, its company role lives in memberships. */
+/**
+ * A member of the tenant's company (a user row is global, its company role lives in memberships); 404
+ * for non-members and, for a scoped reader, for members outside its scope.
+ */
 async function memberOf(db: Queryable, tenant: Tenant, uuid: string) {
-  const rows = await db.query<{ id: number }>(
-    `SELECT u.id FROM users u JOIN memberships m ON m.user_id = u.id AND m.company_id = $2 WHERE u.uuid = $1`,
-    [uuid, tenant.companyId],
-  );
-  if (!rows[0]) throw notFound('User');
-  return rows[0].id;
+  const target = await loadTarget(db, tenant.companyId, uuid);
+  if (!target || (tenant.scope && target.scopeIds[tenant.scope.column] !== tenant.scope.id))
+    throw notFound('User');
+  return target;
 }
+
+const actorOf = (user: AuthUser, tenant: Tenant) => ({ user, tenant });
+
+const scopeIdsOf = (s: { sub: number | null; branch: number | null; school: number | null }): ScopeIds => ({
+  sub_company_id: s.sub,
+  branch_id: s.branch,
+  school_id: s.school,
+});
 
 /** Scope ids of a membership from the input, resolved inside the tenant's own scope. */
 async function membershipScope(db: Queryable, tenant: Tenant, input: UserInput) {
@@ -59,12 +75,6 @@ async function membershipScope(db: Queryable, tenant: Tenant, input: UserInput) 
   return { sub, branch, school };
 }
 
-function checkGrant(tenant: Tenant, input: UserInput) {
-  if (input.user_type === 'super_admin' && tenant.userType !== 'super_admin') throw forbidden();
-  // Nobody grants a permission they do not hold.
-  if (input.permissions.some((p) => !tenant.permissions.includes(p))) throw forbidden();
-}
-
 export function registerUserRoutes(app: FastifyInstance): void {
   const { storage, messenger, config } = app.ctx;
   const db = storage.db;
@@ -75,6 +85,10 @@ export function registerUserRoutes(app: FastifyInstance): void {
     async ({ query, tenant }) => {
       const params: unknown[] = [tenant.companyId];
       const where = ['m.company_id = $1'];
+      if (tenant.scope) {
+        params.push(tenant.scope.id);
+        where.push(`m.${tenant.scope.column} = $${params.length}`);
+      }
       if (query.search) {
         params.push(containsPattern(query.search));
         where.push(
@@ -133,7 +147,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     app,
     'users.show',
     async ({ params, tenant }) => ({
-      data: (await userView(db, await memberOf(db, tenant, params.uuid), tenant.companyId))!,
+      data: (await userView(db, (await memberOf(db, tenant, params.uuid)).id, tenant.companyId))!,
     }),
     { permission: 'users.view' },
   );
@@ -143,8 +157,14 @@ export function registerUserRoutes(app: FastifyInstance): void {
     'users.create',
     async ({ req, reply, body, tenant, principal }) => {
       const input = body as UserInput;
-      checkGrant(tenant, input);
+      const actor = actorOf(principal.user, tenant);
       const view = await db.transaction(async (tx) => {
+        const scope = await membershipScope(tx, tenant, input);
+        assertMayGrant(actor, {
+          userType: input.user_type,
+          permissions: input.permissions,
+          scopeIds: scopeIdsOf(scope),
+        });
         const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [input.email]);
         if (taken.length)
           throw new HttpError(422, 'validation.general', {}, { email: ['This Email is already taken'] });
@@ -153,7 +173,6 @@ export function registerUserRoutes(app: FastifyInstance): void {
           if (p.length)
             throw new HttpError(422, 'validation.general', {}, { phone: ['This Phone is already taken'] });
         }
-        const scope = await membershipScope(tx, tenant, input);
         const [u] = await tx.query<{ id: number; uuid: string }>(
           `INSERT INTO users (email, phone, name, status, password_hash, is_super_admin) VALUES ($1, $2, $3, $4, $5, $6)
            RETURNING id, uuid`,
@@ -228,17 +247,38 @@ export function registerUserRoutes(app: FastifyInstance): void {
     'users.update',
     async ({ req, params, body, tenant, principal }) => {
       const input = body as UserInput;
-      checkGrant(tenant, input);
+      const actor = actorOf(principal.user, tenant);
       const view = await db.transaction(async (tx) => {
-        const id = await memberOf(tx, tenant, params.uuid);
+        const target = await memberOf(tx, tenant, params.uuid);
+        const id = target.id;
         const before = (await userView(tx, id, tenant.companyId))!;
+        const scope = await membershipScope(tx, tenant, input);
+        // What this update does to the account, for the rank model (tenancy/ranks.ts).
+        const verbs: ManageVerb[] = ['update'];
+        if (input.password) verbs.push('password');
+        if ((before.email ?? '').toLowerCase() !== input.email.toLowerCase() || before.phone !== input.phone)
+          verbs.push('email');
+        if (before.status !== input.status) verbs.push('status');
+        if (
+          before.user_type !== input.user_type ||
+          input.permissions.length > 0 ||
+          before.branch_uuid !== input.branch_uuid ||
+          before.school_uuid !== input.school_uuid ||
+          before.station_uuid !== input.station_uuid
+        )
+          verbs.push('permissions');
+        assertMayManage(actor, target, verbs);
+        assertMayGrant(actor, {
+          userType: input.user_type,
+          permissions: input.permissions,
+          scopeIds: scopeIdsOf(scope),
+        });
         const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2', [
           input.email,
           id,
         ]);
         if (taken.length)
           throw new HttpError(422, 'validation.general', {}, { email: ['This Email is already taken'] });
-        const scope = await membershipScope(tx, tenant, input);
         await tx.query(
           `UPDATE users SET email = $2, phone = $3, name = $4, status = $5, updated_at = now(),
              password_hash = coalesce($6, password_hash) WHERE id = $1`,
@@ -291,8 +331,9 @@ export function registerUserRoutes(app: FastifyInstance): void {
     app,
     'users.status',
     async ({ req, params, body, tenant, principal }) => {
-      const id = await memberOf(db, tenant, params.uuid);
-      if (id === principal.user.id) throw forbidden();
+      const target = await memberOf(db, tenant, params.uuid);
+      assertMayManage(actorOf(principal.user, tenant), target, ['status']);
+      const id = target.id;
       await db.query('UPDATE users SET status = $2, updated_at = now() WHERE id = $1', [id, body.status]);
       if (body.status !== 'active')
         await db.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
@@ -316,8 +357,9 @@ export function registerUserRoutes(app: FastifyInstance): void {
     app,
     'users.delete',
     async ({ req, params, tenant, principal }) => {
-      const id = await memberOf(db, tenant, params.uuid);
-      if (id === principal.user.id) throw forbidden();
+      const target = await memberOf(db, tenant, params.uuid);
+      assertMayManage(actorOf(principal.user, tenant), target, ['delete']);
+      const id = target.id;
       await db.transaction(async (tx) => {
         const before = await userView(tx, id, tenant.companyId);
         await tx.query('DELETE FROM memberships WHERE user_id = $1 AND company_id = $2', [

@@ -13,6 +13,13 @@ const en = {
   'auth.unauthenticated': 'Unauthenticated.',
   'auth.inactive': 'This account is not active.',
   forbidden: 'This action is unauthorized.',
+  'rank.rank': 'You cannot manage a user who ranks above you or holds permissions you do not hold.',
+  'rank.scope': 'You cannot manage a user outside your station, branch or school.',
+  'rank.grant': 'You cannot grant a role or permission you do not hold yourself.',
+  'rank.multi':
+    'This user belongs to several companies: only they or a platform super admin can change their password, e-mail, phone or status.',
+  'rank.self': 'You cannot deactivate or delete your own account.',
+  'rank.super': 'Only a platform super admin can manage a super admin.',
   not_found: 'Not found.',
   'entity.not_found': '{entity} not found.',
   'validation.general':
@@ -48,6 +55,10 @@ const en = {
   'share.emailed': 'The link has been sent to {count} address(es).',
   server_error: 'Server error.',
   rate_limited: 'Too many requests.',
+  'range.too_long': 'The range may span at most {days} days',
+  'password.common': 'This password is too common. Choose a less predictable one',
+  'imei.unavailable':
+    'This IMEI cannot be registered. If the device is yours, contact the platform operator.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -58,6 +69,13 @@ const ar: Record<MessageKey, string> = {
   'auth.unauthenticated': 'غير مصادق.',
   'auth.inactive': 'هذا الحساب غير نشط.',
   forbidden: 'هذا الإجراء غير مصرح به.',
+  'rank.rank': 'لا يمكنك إدارة مستخدم أعلى منك رتبة أو يملك صلاحيات لا تملكها.',
+  'rank.scope': 'لا يمكنك إدارة مستخدم خارج محطتك أو فرعك أو مدرستك.',
+  'rank.grant': 'لا يمكنك منح دور أو صلاحية لا تملكها أنت.',
+  'rank.multi':
+    'ينتمي هذا المستخدم إلى عدة شركات: لا يغيّر كلمة مروره أو بريده الإلكتروني أو هاتفه أو حالته إلا هو أو مشرف المنصة العام.',
+  'rank.self': 'لا يمكنك تعطيل حسابك أو حذفه.',
+  'rank.super': 'لا يدير المشرف العام إلا مشرف عام للمنصة.',
   not_found: 'غير موجود.',
   'entity.not_found': '{entity} غير موجود.',
   'validation.general':
@@ -93,6 +111,9 @@ const ar: Record<MessageKey, string> = {
   'share.emailed': 'تم إرسال الرابط إلى {count} من العناوين.',
   server_error: 'خطأ في الخادم.',
   rate_limited: 'طلبات كثيرة جدًا.',
+  'range.too_long': 'يمكن أن يمتد النطاق {days} يومًا على الأكثر',
+  'imei.unavailable': 'لا يمكن تسجيل رقم IMEI هذا. إذا كان الجهاز لك، فتواصل مع مشغّل المنصة.',
+  'password.common': 'كلمة المرور هذه شائعة جدًا. اختر كلمة يصعب تخمينها',
 };
 
 /** The Arabic sentence when the entity / field word is feminine (the masculine one is in `ar`). */
@@ -283,5 +304,9 @@ export function translateFieldMessage(locale: Locale, message: string): string {
   m = /^This (.+) is already taken$/.exec(message);
   if (m) return t(locale, 'already_taken', { field: m[1]! });
   if (message === en['password.mismatch']) return t(locale, 'password.mismatch');
+  if (message === en['imei.unavailable']) return t(locale, 'imei.unavailable');
+  if (message === en['password.common']) return t(locale, 'password.common');
+  m = /^The range may span at most (\d+) days$/.exec(message);
+  if (m) return t(locale, 'range.too_long', { days: m[1]! });
   return message;
 }

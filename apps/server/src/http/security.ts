@@ -31,6 +31,8 @@ export function registerSecurity(app: FastifyInstance, corsOrigins: readonly str
   });
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
+    const hsts = (req.server.ctx.config as { HSTS_MAX_AGE?: number }).HSTS_MAX_AGE ?? 0;
+    if (hsts > 0) reply.header('Strict-Transport-Security', `max-age=${hsts}; includeSubDomains`);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');

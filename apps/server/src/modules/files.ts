@@ -141,7 +141,9 @@ export function registerFileRoutes(app: FastifyInstance): void {
   app.get('/v1/file/:kind/:name', async (req, reply) => {
     const params = parseOr422(fileParamsSchema, req.params);
     const query = parseOr422(fileQuerySchema, req.query ?? {});
-    const principal = await sessionFromToken(db, bearerToken(req, query), app.ctx.now());
+    const principal = await sessionFromToken(db, bearerToken(req, query), app.ctx.now(), {
+      allowMedia: true,
+    });
     if (!principal) throw unauthenticated();
     const rows = await db.query<{
       content: Buffer | Uint8Array;

@@ -25,6 +25,17 @@ const VEHICLE_SUMMARY = `jsonb_build_object('uuid', v.uuid, 'license_plate_numbe
  * contract fields live in `data`; the API adds uuid, vehicle and times and keeps them to vehicles
  * inside the tenant's scope.
  */
+/**
+ * Geofence events only of geofences the reader can see (issue 18: a station admin was told the names of
+ * company-wide geofences it gets 404 on).
+ */
+function visibleGeofenceSql(table: string, tenant: Tenant, params: unknown[]): string[] {
+  if (table !== 'geofence_events') return [];
+  return [
+    `EXISTS (SELECT 1 FROM geofences g WHERE g.id = e.geofence_id AND ${scopeSql('geofences', 'g', tenant, params)})`,
+  ];
+}
+
 async function eventList(
   db: Queryable,
   tenant: Tenant,
@@ -40,6 +51,7 @@ async function eventList(
   const where = [
     `e.company_id = $${params.push(tenant.companyId)}`,
     scopeSql('vehicles', 'v', tenant, params),
+    ...visibleGeofenceSql(table, tenant, params),
   ];
   if (q.from) where.push(`e.${timeColumn} >= $${params.push(q.from)}`);
   if (q.to) where.push(`e.${timeColumn} <= $${params.push(q.to)}`);
@@ -73,7 +85,10 @@ async function eventOne(
   const params: unknown[] = [uuid];
   const rows = await db.query<Record<string, unknown>>(
     `SELECT e.*, v.uuid AS vehicle_uuid, ${VEHICLE_SUMMARY} AS vehicle FROM ${table} e JOIN vehicles v ON v.id = e.vehicle_id
-     WHERE e.uuid = $1 AND e.company_id = $${params.push(tenant.companyId)} AND ${scopeSql('vehicles', 'v', tenant, params)}`,
+     WHERE e.uuid = $1 AND e.company_id = $${params.push(tenant.companyId)} AND ${scopeSql('vehicles', 'v', tenant, params)}
+       ${visibleGeofenceSql(table, tenant, params)
+         .map((c) => `AND ${c}`)
+         .join(' ')}`,
     params,
   );
   if (!rows[0]) throw notFound(label);

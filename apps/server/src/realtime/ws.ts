@@ -28,7 +28,9 @@ export async function registerWebSocket(app: FastifyInstance): Promise<void> {
 
   const authorize = async (req: FastifyRequest) => {
     const { company_uuid, user_uuid } = req.params as { company_uuid: string; user_uuid: string };
-    const principal = await sessionFromToken(db, bearerToken(req, req.query), app.ctx.now());
+    const principal = await sessionFromToken(db, bearerToken(req, req.query), app.ctx.now(), {
+      allowMedia: true,
+    });
     if (!principal) return 401;
     if (!UUID_RE.test(company_uuid) || (user_uuid && user_uuid !== principal.user.uuid)) return 403;
     const tenant = await loadTenant(db, principal.user, company_uuid.toLowerCase(), effectivePermissions);

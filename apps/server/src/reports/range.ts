@@ -25,18 +25,22 @@ export interface RollupRange {
 export function planRange(fromMs: number, toMs: number, rollupTimeZone: string): RollupRange {
   const firstDay = localDate(fromMs, rollupTimeZone);
   const lastDay = localDate(toMs - 1, rollupTimeZone);
-  const fullDays: string[] = [];
+  // Only the first and the last day can be partly covered: every day between them lies inside the
+  // range. So the plan costs the same for a day and for a year (it used to test every day on the event
+  // loop: a range of centuries stalled the server, issue 18).
+  const whole = (d: string) =>
+    fromMs <= dayStartOf(d, rollupTimeZone) && dayStartOf(addDays(d, 1), rollupTimeZone) <= toMs;
+  const firstWhole = whole(firstDay);
+  const lastWhole = lastDay === firstDay ? firstWhole : whole(lastDay);
   const edgeDays: string[] = [];
-  for (let d = firstDay; d <= lastDay; d = addDays(d, 1)) {
-    const start = dayStartOf(d, rollupTimeZone);
-    const end = dayStartOf(addDays(d, 1), rollupTimeZone);
-    if (fromMs <= start && end <= toMs) fullDays.push(d);
-    else edgeDays.push(d);
-  }
+  if (!firstWhole) edgeDays.push(firstDay);
+  if (!lastWhole && lastDay !== firstDay) edgeDays.push(lastDay);
+  const fullFrom = firstWhole ? firstDay : addDays(firstDay, 1);
+  const fullTo = lastWhole ? lastDay : addDays(lastDay, -1);
   return {
     from: fromMs,
     to: toMs,
-    full: fullDays.length ? { from: fullDays[0]!, to: fullDays[fullDays.length - 1]! } : null,
+    full: fullFrom <= fullTo ? { from: fullFrom, to: fullTo } : null,
     edgeDays,
     firstDay,
     lastDay,

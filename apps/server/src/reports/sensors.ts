@@ -301,7 +301,8 @@ export async function geofenceVisitsReport(db: Queryable, tenant: Tenant, q: Rep
       AND NOT EXISTS (SELECT 1 FROM geofence_events x WHERE x.vehicle_id = n.vehicle_id
                         AND x.geofence_id = n.geofence_id AND x.kind = 'exit' AND x.at > n.at)`;
   const list = `FROM (${visits}) w JOIN vehicles v ON v.id = w.vehicle_id JOIN geofences g ON g.id = w.geofence_id
-    WHERE ${scope}${vehicleCond} AND w.entered_at < ${to}`;
+    WHERE ${scope}${vehicleCond} AND w.entered_at < ${to}
+      AND ${scopeSql('geofences', 'g', tenant, params)}`; // only geofences the reader can see (issue 18)
   const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${list}`, params);
   const rows = await db.query<{
     vehicle: unknown;

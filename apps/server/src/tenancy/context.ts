@@ -1,5 +1,6 @@
 import type { Queryable } from '../storage/db';
 import type { UserType } from './permissions';
+import { rankOf, type Rank } from './ranks';
 
 /** The signed-in user as the request handlers see it. */
 export interface AuthUser {
@@ -69,6 +70,8 @@ export interface Tenant {
   branchId: number | null;
   schoolId: number | null;
   permissions: string[];
+  /** Rank in the rank model (tenancy/ranks.ts): 4 super admin ... 1 user with explicit permissions. */
+  rank: Rank;
 }
 
 export function scopeOf(m: {
@@ -160,5 +163,10 @@ export async function loadTenant(
     branchId: r.branch_id,
     schoolId: r.school_id,
     permissions: effective(userType, user.isSuperAdmin ? null : r.permissions),
+    rank: rankOf({
+      isSuperAdmin: user.isSuperAdmin,
+      userType,
+      explicit: !user.isSuperAdmin && r.permissions !== null,
+    }),
   };
 }

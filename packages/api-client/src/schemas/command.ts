@@ -48,8 +48,26 @@ export const commandTypes = [
 export const commandTypeSchema = z.enum(commandTypes, { error: fieldError('Command') });
 export type CommandType = z.infer<typeof commandTypeSchema>;
 
-/** Commands that need a password verification token. */
-export const verifiedCommandTypes: readonly CommandType[] = ['immobilize', 'unimmobilize'];
+/**
+ * Commands that need a password verification token (step-up, issue 18): every command that can hand the
+ * device over (re-point it to another server, flash firmware, send raw text), wipe it (format its card,
+ * delete its records, reset it) or disable the vehicle (outputs, immobilize). THE list: the server, the
+ * portal's password dialog and the OpenAPI document all read it from here.
+ */
+export const verifiedCommandTypes: readonly CommandType[] = [
+  'change_ip_port',
+  'custom',
+  'fota_web',
+  'format_sd',
+  'delete_records',
+  'reset',
+  'output1_on',
+  'output1_off',
+  'output2_on',
+  'output2_off',
+  'immobilize',
+  'unimmobilize',
+];
 
 export const commandStatuses = ['queued', 'sent', 'answered', 'failed', 'timed_out', 'expired'] as const;
 export const commandStatusSchema = z.enum(commandStatuses);
@@ -81,7 +99,14 @@ export const deviceCommandInputSchema = z
   .object({
     type: commandTypeSchema,
     attributes: jsonObjectSchema.default({}),
-    verification_token: z.string().min(1).max(500).optional(),
+    verification_token: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .meta({
+        description: `Token of POST /v1/verify-password (or an OTP verify for sensitive_action), used once. Required for: ${verifiedCommandTypes.join(', ')}.`,
+      }),
   })
   .superRefine((value, ctx) => {
     const schema = (commandAttributeSchemas as Partial<Record<CommandType, z.ZodType>>)[value.type];

@@ -92,6 +92,50 @@ export function dateTimeField(field: string) {
   return z.iso.datetime({ offset: true, error: fieldError(field) });
 }
 
+/**
+ * Bounds of every range a report, export or list may name (issue 18: `from=0001-01-01` answered 500
+ * and `to=9999-...` froze the server). Instants outside [RANGE_MIN, RANGE_MAX) are 'Please enter a
+ * valid {field}'; a report range spans at most MAX_REPORT_RANGE_DAYS, an export (a background job,
+ * read in pages) at most MAX_EXPORT_RANGE_DAYS. The server checks the same schemas (422 in en/ar).
+ */
+export const RANGE_MIN = '2000-01-01T00:00:00Z';
+export const RANGE_MAX = '2100-01-01T00:00:00Z';
+export const MAX_REPORT_RANGE_DAYS = 366;
+export const MAX_EXPORT_RANGE_DAYS = 3 * 366;
+const RANGE_MIN_MS = Date.parse(RANGE_MIN);
+const RANGE_MAX_MS = Date.parse(RANGE_MAX);
+
+/** An ISO date-time with offset inside [RANGE_MIN, RANGE_MAX). */
+export function boundedDateTimeField(field: string) {
+  return dateTimeField(field).refine(
+    (value) => {
+      const at = Date.parse(value);
+      return Number.isFinite(at) && at >= RANGE_MIN_MS && at < RANGE_MAX_MS;
+    },
+    { error: invalidMessage(field) },
+  );
+}
+
+/** 'The range may span at most {days} days' (translated by the server and the portal). */
+export function rangeTooLongMessage(days: number): string {
+  return `The range may span at most ${days} days`;
+}
+
+/**
+ * Refinement of an object with optional `from` / `to`: `to` after `from`, and at most `maxDays`
+ * apart (both on `to`).
+ */
+export function rangeRefinement(maxDays: number) {
+  return (value: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) => {
+    if (!value.from || !value.to) return;
+    const from = Date.parse(value.from);
+    const to = Date.parse(value.to);
+    if (!(to > from)) ctx.addIssue({ code: 'custom', path: ['to'], message: invalidMessage('To') });
+    else if (to - from > maxDays * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: rangeTooLongMessage(maxDays) });
+  };
+}
+
 /** The zero date of some back ends; spec section 5 says it is invalid. */
 export const ZERO_DATE = '0001-01-01';
 
@@ -200,7 +244,86 @@ export function passwordField(field = 'Password') {
     .string({ error: fieldError(field) })
     .min(1, { error: requiredMessage(field) })
     .min(PASSWORD_MIN_LENGTH, { error: passwordMinMessage('en-US', PASSWORD_MIN_LENGTH) })
-    .max(128, { error: invalidMessage(field) });
+    .max(128, { error: invalidMessage(field) })
+    .refine((p) => !isCommonPassword(p), { error: COMMON_PASSWORD_MESSAGE });
+}
+
+/** Refusal of a too common new password (the server translates it; issue 18 finding 9). */
+export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Choose a less predictable one';
+
+/**
+ * The most common passwords of 8+ characters in public breach corpora (our own short list, offline),
+ * compared case-insensitively, plus shapes that are as weak: one repeated character, a run of digits or
+ * letters going up or down ('12345678', 'abcdefgh'), and a keyboard row.
+ */
+const COMMON_PASSWORDS = new Set([
+  'password',
+  'password1',
+  'password12',
+  'password123',
+  'password1234',
+  'passw0rd',
+  'p@ssw0rd',
+  'p@ssword',
+  'iloveyou',
+  'sunshine',
+  'princess',
+  'football',
+  'baseball',
+  'superman',
+  'trustno1',
+  'whatever',
+  'starwars',
+  'computer',
+  'michelle',
+  'jennifer',
+  'corvette',
+  'mercedes',
+  'welcome1',
+  'welcome123',
+  'letmein1',
+  'letmein123',
+  'admin123',
+  'admin1234',
+  'administrator',
+  'changeme',
+  'changeme1',
+  'qwerty123',
+  'qwerty1234',
+  'qwertyui',
+  'qwertyuiop',
+  'asdfghjkl',
+  'zxcvbnm1',
+  '1q2w3e4r',
+  '1q2w3e4r5t',
+  'q1w2e3r4',
+  'zaq12wsx',
+  '1qaz2wsx',
+  'abc12345',
+  'abcd1234',
+  'aa123456',
+  'a1234567',
+  '12qwaszx',
+  'football1',
+  'monkey123',
+  'dragon123',
+  'master123',
+  'iloveyou1',
+  'default1',
+  'internet',
+  'fleet123',
+  'fleet1234',
+]);
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', '1234567890', '0987654321'];
+
+export function isCommonPassword(password: string): boolean {
+  const p = password.toLowerCase();
+  if (COMMON_PASSWORDS.has(p)) return true;
+  if (/^(.)\1+$/.test(p)) return true;
+  const codes = [...p].map((c) => c.charCodeAt(0));
+  const step = codes[1]! - codes[0]!;
+  if (Math.abs(step) === 1 && codes.every((c, i) => i === 0 || c - codes[i - 1]! === step)) return true;
+  return KEYBOARD_ROWS.some((row) => row.includes(p) || row.split('').reverse().join('').includes(p));
 }
 
 /** Latitude / longitude pair, WGS84 degrees. */
@@ -361,8 +484,8 @@ export function listQuerySchema<S extends z.ZodType, E extends z.ZodRawShape>(st
 
 /** A time range filter [from, to] as ISO timestamps with offset. */
 export const timeRangeShape = {
-  from: dateTimeField('From').optional(),
-  to: dateTimeField('To').optional(),
+  from: boundedDateTimeField('From').optional(),
+  to: boundedDateTimeField('To').optional(),
 };
 
 /** Path parameter object of every `/:uuid` route. */

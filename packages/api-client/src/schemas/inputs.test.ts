@@ -505,8 +505,14 @@ const cases: Case[] = [
   [
     'command change ip',
     deviceCommandInputSchema,
-    { type: 'change_ip_port', attributes: { host: 'gw.example.com', port: 5027 } },
+    { type: 'change_ip_port', attributes: { host: 'gw.example.com', port: 5027 }, verification_token: 'tok' },
     true,
+  ],
+  [
+    'command change ip needs the password step-up (issue 18)',
+    deviceCommandInputSchema,
+    { type: 'change_ip_port', attributes: { host: 'gw.example.com', port: 5027 } },
+    ['verification_token', 'Password verification is required'],
   ],
   [
     'command change ip bad port',

@@ -10,7 +10,9 @@
  */
 import { z } from 'zod';
 import {
-  dateTimeField,
+  boundedDateTimeField,
+  MAX_REPORT_RANGE_DAYS,
+  rangeRefinement,
   isoDateTimeSchema,
   paginationMetaShape,
   queryInt,
@@ -57,13 +59,15 @@ export type LocationRecord = z.infer<typeof locationRecordSchema>;
 export const LOCATION_PAGE_SIZE = 500;
 
 /** GET /v1/device-locations/vehicle/locations query. */
-export const vehicleLocationsQuerySchema = z.object({
-  vehicle_uuid: uuidRef('Vehicle'),
-  from: dateTimeField('From').optional(),
-  to: dateTimeField('To').optional(),
-  page: queryInt('Page', 1, 1_000_000).default(1),
-  limit: queryInt('Limit', 1, LOCATION_PAGE_SIZE).default(LOCATION_PAGE_SIZE),
-});
+export const vehicleLocationsQuerySchema = z
+  .object({
+    vehicle_uuid: uuidRef('Vehicle'),
+    from: boundedDateTimeField('From').optional(),
+    to: boundedDateTimeField('To').optional(),
+    page: queryInt('Page', 1, 1_000_000).default(1),
+    limit: queryInt('Limit', 1, LOCATION_PAGE_SIZE).default(LOCATION_PAGE_SIZE),
+  })
+  .superRefine(rangeRefinement(MAX_REPORT_RANGE_DAYS));
 export type VehicleLocationsQuery = z.input<typeof vehicleLocationsQuerySchema>;
 
 /** Its answer: `{data: [...], total, current_page, last_page, per_page}`. */

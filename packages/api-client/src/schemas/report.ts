@@ -13,7 +13,10 @@
 import { z } from 'zod';
 import {
   baseListQueryShape,
-  dateTimeField,
+  boundedDateTimeField,
+  MAX_EXPORT_RANGE_DAYS,
+  MAX_REPORT_RANGE_DAYS,
+  rangeRefinement,
   invalidMessage,
   isoDateTimeSchema,
   nullableString,
@@ -67,15 +70,12 @@ export const reportGroupShape = {
 export const reportQuerySchema = z
   .object({
     ...baseListQueryShape,
-    from: dateTimeField('From'),
-    to: dateTimeField('To'),
+    from: boundedDateTimeField('From'),
+    to: boundedDateTimeField('To'),
     vehicle_uuid: uuidSchema.optional(),
     ...reportGroupShape,
   })
-  .refine((value) => Date.parse(value.to) > Date.parse(value.from), {
-    path: ['to'],
-    error: invalidMessage('To'),
-  });
+  .superRefine(rangeRefinement(MAX_REPORT_RANGE_DAYS));
 export type ReportQuery = z.input<typeof reportQuerySchema>;
 
 const sample = (value: z.ZodType) => z.object({ at: isoDateTimeSchema, value });
@@ -342,14 +342,17 @@ export const exportFormats = ['csv', 'xlsx', 'pdf'] as const;
 export const exportFormatSchema = z.enum(exportFormats, { error: invalidMessage('Format') });
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
-export const reportExportInputSchema = z.object({
-  report: reportKindSchema,
-  format: exportFormatSchema,
-  from: dateTimeField('From'),
-  to: dateTimeField('To'),
-  vehicle_uuid: uuidSchema.optional(),
-  ...reportGroupShape,
-});
+/** An export may span up to MAX_EXPORT_RANGE_DAYS: it runs as a background job, read in pages. */
+export const reportExportInputSchema = z
+  .object({
+    report: reportKindSchema,
+    format: exportFormatSchema,
+    from: boundedDateTimeField('From'),
+    to: boundedDateTimeField('To'),
+    vehicle_uuid: uuidSchema.optional(),
+    ...reportGroupShape,
+  })
+  .superRefine(rangeRefinement(MAX_EXPORT_RANGE_DAYS));
 export type ReportExportInput = z.input<typeof reportExportInputSchema>;
 
 export const exportJobStatuses = ['queued', 'running', 'completed', 'failed'] as const;
@@ -372,15 +375,12 @@ export type ReportExportJob = z.infer<typeof reportExportJobSchema>;
 export const routeFileFormats = ['gpx', 'kml'] as const;
 export const routeFileQuerySchema = z
   .object({
-    from: dateTimeField('From'),
-    to: dateTimeField('To'),
+    from: boundedDateTimeField('From'),
+    to: boundedDateTimeField('To'),
     vehicle_uuid: uuidSchema,
     format: z.enum(routeFileFormats, { error: invalidMessage('Format') }),
   })
-  .refine((value) => Date.parse(value.to) > Date.parse(value.from), {
-    path: ['to'],
-    error: invalidMessage('To'),
-  });
+  .superRefine(rangeRefinement(MAX_REPORT_RANGE_DAYS));
 export type RouteFileQuery = z.input<typeof routeFileQuerySchema>;
 
 // ---------------------------------------------------------------------------------------------------------

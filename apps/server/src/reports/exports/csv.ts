@@ -22,3 +22,14 @@ export function toCsv(table: ExportTable): Buffer {
   const lines = [table.columns, ...table.rows].map((row) => row.map(csvField).join(','));
   return Buffer.from(CSV_BOM + lines.join('\r\n') + '\r\n', 'utf8');
 }
+
+/** toCsv in chunks of `chunk` rows, yielding to the event loop between them (long exports). */
+export async function toCsvChunked(table: ExportTable, chunk = 1000): Promise<Buffer> {
+  const parts: Buffer[] = [Buffer.from(CSV_BOM + table.columns.map(csvField).join(',') + '\r\n', 'utf8')];
+  for (let i = 0; i < table.rows.length; i += chunk) {
+    const lines = table.rows.slice(i, i + chunk).map((row) => row.map(csvField).join(',') + '\r\n');
+    parts.push(Buffer.from(lines.join(''), 'utf8'));
+    await new Promise((r) => setImmediate(r));
+  }
+  return Buffer.concat(parts);
+}

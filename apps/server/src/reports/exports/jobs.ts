@@ -26,7 +26,7 @@ import {
 } from '../daily-reports';
 import type { ReportSelection } from '../filters';
 import { routeReport } from '../route-report';
-import { toCsv } from './csv';
+import { toCsvChunked } from './csv';
 import { formatTime, tableOf } from './table';
 import { toXlsx, XLSX_CONTENT_TYPE } from './xlsx';
 
@@ -109,6 +109,36 @@ export const fetchers: Record<ReportKind, ReportFetcher> = {
 };
 
 const selectionKeys = ['station_uuid', 'branch_uuid', 'school_uuid'] as const;
+
+/** Reports listing events in time order, read slice by slice (asc: oldest first, desc: newest first). */
+const SLICED: Partial<Record<ReportKind, 'asc' | 'desc'>> = {
+  stops: 'asc',
+  idling: 'asc',
+  violations: 'desc',
+};
+const SLICE_MS = 31 * 86_400_000;
+
+/** [from, to) cut into SLICE_MS pieces in the report's order; the whole range for other reports. */
+export function timeSlices(from: string, to: string, order: 'asc' | 'desc' | undefined) {
+  if (!order) return [{ from, to }];
+  const out: { from: string; to: string }[] = [];
+  const end = Date.parse(to);
+  for (let at = Date.parse(from); at < end; at += SLICE_MS)
+    out.push({ from: new Date(at).toISOString(), to: new Date(Math.min(end, at + SLICE_MS)).toISOString() });
+  return order === 'desc' ? out.reverse() : out;
+}
+
+/** tableOf over PAGE_ROWS rows at a time, yielding to the event loop between chunks. */
+async function tableOfChunked(...[kind, rows, locale, timeZone]: Parameters<typeof tableOf>) {
+  let table: ReturnType<typeof tableOf> | null = null;
+  for (let i = 0; i < rows.length || !table; i += PAGE_ROWS) {
+    const part = tableOf(kind, rows.slice(i, i + PAGE_ROWS), locale, timeZone);
+    if (table) table.rows.push(...part.rows);
+    else table = part;
+    await new Promise((r) => setImmediate(r));
+  }
+  return table;
+}
 
 const contentTypes: Record<ExportFormat, string> = {
   csv: 'text/csv',
@@ -325,29 +355,38 @@ export class ExportRunner {
     const db = this.db();
     const rows: Record<string, unknown>[] = [];
     const fetch = fetchers[job.report];
-    for (let page = 1; ; page++) {
-      const res = await fetch(
-        db,
-        job.tenant,
-        {
-          ...job.selection,
-          from: job.from,
-          to: job.to,
-          vehicle_uuid: job.vehicleUuid,
-          page,
-          limit: PAGE_ROWS,
-        },
-        this.rollupTimeZone,
-      );
-      rows.push(...(res.data as Record<string, unknown>[]));
-      await this.progress(job, (Math.min(page, res.last_page) / Math.max(1, res.last_page)) * 80);
-      if (page >= res.last_page || res.data.length === 0) break;
+    // Event lists read in time slices (in their report order): each query then covers a month, not the
+    // whole export, so no single query holds the event loop long with PGlite (issue 18).
+    const slices = timeSlices(job.from, job.to, SLICED[job.report]);
+    for (const [i, slice] of slices.entries()) {
+      for (let page = 1; ; page++) {
+        const res = await fetch(
+          db,
+          job.tenant,
+          {
+            ...job.selection,
+            from: slice.from,
+            to: slice.to,
+            vehicle_uuid: job.vehicleUuid,
+            page,
+            limit: PAGE_ROWS,
+          },
+          this.rollupTimeZone,
+        );
+        rows.push(...(res.data as Record<string, unknown>[]));
+        const done = (i + Math.min(page, res.last_page) / Math.max(1, res.last_page)) / slices.length;
+        await this.progress(job, done * 80);
+        // Let timers and sockets run between pages: with PGlite every await above resolves without
+        // leaving the event loop, so a long export would otherwise hold it for its whole read.
+        await new Promise((r) => setImmediate(r));
+        if (page >= res.last_page || res.data.length === 0) break;
+      }
     }
     await this.progress(job, 90);
-    const table = tableOf(job.report, rows, job.locale, job.timeZone);
+    const table = await tableOfChunked(job.report, rows, job.locale, job.timeZone);
     const createdAt = this.now();
     let content: Buffer;
-    if (job.format === 'csv') content = toCsv(table);
+    if (job.format === 'csv') content = await toCsvChunked(table);
     else if (job.format === 'xlsx') content = await toXlsx(table, createdAt);
     else {
       const subtitle = `${text[job.locale].range}: ${String(formatTime(job.from, job.timeZone))} – ${String(
@@ -368,14 +407,16 @@ export class ExportRunner {
       if (done.length === 0) return false;
       await tx.query(
         `INSERT INTO files (company_id, kind, name, content_type, size, sha256, content, created_by)
-         VALUES ($1, 'exports', $2, $3, $4, $5, $6, $7)`,
+         VALUES ($1, 'exports', $2, $3, $4, $5, decode($6, 'hex'), $7)`,
         [
           job.tenant.companyId,
           name,
           contentTypes[job.format],
           content.length,
           createHash('sha256').update(content).digest('hex'),
-          content,
+          // As hex text decoded by the database: PGlite converted a Buffer parameter byte by byte on the
+          // event loop (seconds for a megabyte export); Buffer#toString('hex') is native.
+          content.toString('hex'),
           job.userId,
         ],
       );

@@ -132,7 +132,9 @@ export async function toPdf(
     size: 'A4',
     layout: 'landscape',
     margin: PAGE.margin,
-    bufferPages: true,
+    // Pages are written out as the table goes (not buffered to the end, which flushed and compressed
+    // every page in one synchronous run of seconds for a long export: issue 18).
+    bufferPages: false,
     info: { Title: table.title, Producer: 'Fleet', CreationDate: meta.createdAt },
   });
   const chunks: Buffer[] = [];
@@ -198,8 +200,26 @@ export async function toPdf(
   doc.fillColor('#111111');
   y += 18;
   header();
+  // The page count, known before drawing so each page gets its "n / count" footer as it is finished.
+  const bottom = PAGE.height - PAGE.margin - 14;
+  let pages = 1;
+  for (let r = 0, yy = y; r < table.rows.length; r++, yy += ROW_H) {
+    if (yy + ROW_H > bottom) {
+      pages++;
+      yy = PAGE.margin + ROW_H;
+    }
+  }
+  let pageNo = 1;
+  const footer = () => {
+    doc.page.margins.bottom = 0; // the footer sits in the margin; do not let it open a new page
+    doc.fillColor('#777777');
+    drawText(`${pageNo} / ${pages}`, PAGE.margin, PAGE.height - PAGE.margin - 4, inner, 7, !table.rtl);
+    doc.fillColor('#111111');
+  };
   for (let r = 0; r < table.rows.length; r++) {
-    if (y + ROW_H > PAGE.height - PAGE.margin - 14) {
+    if (y + ROW_H > bottom) {
+      footer();
+      pageNo++;
       doc.addPage();
       y = PAGE.margin;
       header();
@@ -215,13 +235,7 @@ export async function toPdf(
     if (r % 100 === 99) await yieldToLoop(); // keep the event loop free for API requests
   }
   if (table.rows.length === 0) drawText('—', PAGE.margin, y + 2, inner, FONT_SIZE, table.rtl);
-  const range = doc.bufferedPageRange();
-  for (let p = range.start; p < range.start + range.count; p++) {
-    doc.switchToPage(p);
-    doc.page.margins.bottom = 0; // the footer sits in the margin; do not let it open a new page
-    doc.fillColor('#777777');
-    drawText(`${p + 1} / ${range.count}`, PAGE.margin, PAGE.height - PAGE.margin - 4, inner, 7, !table.rtl);
-  }
+  footer();
   doc.end();
   await done;
   return Buffer.concat(chunks);
