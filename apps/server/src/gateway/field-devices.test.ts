@@ -115,7 +115,7 @@ interface ApiLocation {
 async function apiLocations(vehicleUuid: string): Promise<ApiLocation[]> {
   const r = await call(h.app, {
     method: 'GET',
-    url: `/v1/device-locations/vehicle/locations?vehicle_uuid=${vehicleUuid}&from=2000-01-01T00:00:00Z&to=2099-01-01T00:00:00Z&limit=500`,
+    url: `/v1/device-locations/vehicle/locations?vehicle_uuid=${vehicleUuid}&from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z&limit=500`,
     token: w.users.adminA.token,
     company: w.a.uuid,
   });

@@ -359,7 +359,9 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       if (this.device && this.device.imei === imei) return this.device;
       const dev = await storage.resolveDevice(imei);
       if (!dev) {
-        if (this.protocol === 'teltonika' && !this.socket.destroyed) {
+        // Over the address's unknown-IMEI allowance: closed unanswered (counted by refuse()).
+        const quiet = unknownThrottle.blocked(this.socket.remoteAddress ?? '?');
+        if (!quiet && this.protocol === 'teltonika' && !this.socket.destroyed) {
           this.socket.end(teltonikaHandshakeReply(false));
         } else this.socket.destroy();
         this.closed = true;
@@ -465,7 +467,6 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       const ip = socket.remoteAddress ?? '?';
       const fromIp = perIp.get(ip) ?? 0;
       if (
-        unknownThrottle.blocked(ip) ||
         closing ||
         stats.connections >= config.GATEWAY_MAX_CONNECTIONS ||
         fromIp >= config.GATEWAY_MAX_CONNECTIONS_PER_IP
@@ -553,7 +554,6 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     const sock = createSocket('udp4');
     udpSockets.push(sock);
     sock.on('message', (msg, rinfo) => {
-      if (unknownThrottle.blocked(rinfo.address)) return;
       void (async () => {
         const res = protocol === 'teltonika' ? decodeTeltonikaUdp(msg) : decodeGoSafeMessage(msg);
         const remote = `${rinfo.address}:${rinfo.port}`;

@@ -2,9 +2,12 @@
  * Throttle of unknown-IMEI attempts per remote address (issue 19, gateway hygiene). A misconfigured
  * installer's device or a scanner retries an unregistered IMEI in a tight loop; every attempt used to
  * cost a decode and a database write. Per address, the first `limit` refusals of a minute are handled
- * normally (recorded on the super admins' unknown-devices list); after that, connections and datagrams
- * from the address are dropped at once until the minute is over. What was dropped is not lost from the
- * list: the count is added to the address's last refused IMEI when its window ends ({@link drain}).
+ * normally (recorded on the super admins' unknown-devices list, answered with the protocol's refusal);
+ * after that, an unknown IMEI from the address is closed at once, unanswered and not recorded on its
+ * own, until the minute is over. The address itself is never blocked: mobile carriers put thousands of
+ * devices behind one address (carrier-grade NAT), and a registered device next to a misconfigured one
+ * must still be served. What was dropped is not lost from the list: the count is added to the
+ * address's last refused IMEI when its window ends ({@link drain}).
  */
 export class UnknownThrottle {
   private readonly windows = new Map<
@@ -18,12 +21,10 @@ export class UnknownThrottle {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** True when the address is throttled now (the attempt is counted as dropped). */
+  /** True when the address has used up its refusals of this window (nothing is counted). */
   blocked(address: string): boolean {
     const w = this.windows.get(address);
-    if (!w || this.clock() - w.start >= this.windowMs || w.refused < this.limit) return false;
-    w.dropped += 1;
-    return true;
+    return !!w && this.clock() - w.start < this.windowMs && w.refused >= this.limit;
   }
 
   /** Counts one refusal; false when it is over the limit (do not record it individually). */

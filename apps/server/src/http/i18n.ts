@@ -143,6 +143,10 @@ const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   frequency: ['التكرار', 'تكرار'],
   hour: ['الساعة', 'ساعة', true],
   weekday: ['يوم الأسبوع', 'يوم أسبوع'],
+  // labels of the device field settings (raw-frame archive, sensor calibration)
+  frames: ['الإطارات', 'إطارات'],
+  'fuel calibration': ['معايرة الوقود', 'معايرة وقود', true],
+  limit: ['الحد', 'حد'],
   devices: ['الأجهزة', 'أجهزة'],
   driver: ['السائق', 'سائق'],
   drivers: ['السائقين', 'سائقين'],
