@@ -80,9 +80,12 @@ export async function enqueueReportMail(
  * the runner's subject (already in the user's language) is the title, its text the detail.
  */
 export class MessengerReportOutbox implements ReportOutbox {
-  constructor(private readonly messenger: Messenger) {}
+  /** `messenger` may be a getter: the report routes are also registered on the worker role's
+   * routes-only Fastify instance, which has no context and never runs the schedule runner. */
+  constructor(private readonly messenger: Messenger | (() => Messenger)) {}
   async enqueue(mail: ScheduledReportMail): Promise<void> {
-    await enqueueReportMail(this.messenger, {
+    const messenger = typeof this.messenger === 'function' ? this.messenger() : this.messenger;
+    await enqueueReportMail(messenger, {
       to: [mail.to],
       locale: mail.locale,
       title: mail.subject,

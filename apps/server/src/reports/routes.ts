@@ -96,7 +96,7 @@ export function registerReportRoutes(
   registerScheduleRoutes(app, {
     rollupTimeZone: tz,
     // The product's message outbox (messaging/reports.ts); a caller may pass another (tests).
-    outbox: opts.outbox ?? new MessengerReportOutbox(app.ctx.messenger),
+    outbox: opts.outbox ?? new MessengerReportOutbox(() => app.ctx.messenger),
   });
   return registerExportRoutes(app, { rollupTimeZone: tz });
 }
