@@ -94,8 +94,10 @@ export async function reapplySensors(
       const out = applySensors(record, device.type, settings);
       const ign = ignitionOf(out) ?? false;
       const idle = isIdle(out) ?? false;
-      if (out === record && ign === (r.ignition ?? false) && idle === (r.is_idle ?? false)) continue;
-      updates.push({ t: new Date(fixTime).toISOString(), io: ioJsonOf(out.io), ign, idle });
+      const json = ioJsonOf(out.io);
+      const same = out === record || json === ioJsonOf(io);
+      if (same && ign === (r.ignition ?? false) && idle === (r.is_idle ?? false)) continue;
+      updates.push({ t: new Date(fixTime).toISOString(), io: json, ign, idle });
     }
     if (updates.length > 0) {
       await db.query(
