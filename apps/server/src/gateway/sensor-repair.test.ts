@@ -19,7 +19,7 @@ import { SqlPipelineStore } from '../pipeline/service/sql-store';
 import { loadSalik } from '../pipeline/salik/load';
 import { startGateway, type Gateway } from './gateway';
 import { addDevices, RawClient, waitFor } from './test-helpers';
-import { BATCH, SensorRepairJob } from './sensor-repair';
+import { BATCH, SensorRepairJob, reapplySensors, runSensorRepairs } from './sensor-repair';
 
 const GATEWAY_ENV = {
   NODE_ENV: 'test',
@@ -230,5 +230,52 @@ describe('back-dated sensor settings repair the stored window', () => {
     const again = await get(`/v1/reports/trips?${range()}`);
     expect(rowOf(again)?.trips).toBe(1);
     expect(BATCH).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('in batches across many rows, and two nodes polling at once: each request is run by exactly one', async () => {
+    const imei = '352093081429901';
+    const [dev] = (await addDevices(storage.db, w.a.id, [{ imei, type: 'teltonika' }])).devices;
+    const n = BATCH * 2 + 37;
+    const base = T0 - 86_400_000;
+    // Stored rows as the gateway wrote them with the default mapping: DIN1 (io 1) on, no io 239.
+    await storage.db.query(
+      `INSERT INTO locations (device_id, vehicle_id, company_id, fix_time, latitude, longitude, speed, ignition,
+         is_idle, io_elements, valid, source)
+       SELECT $1, NULL, $2, to_timestamp(($3::float8 + g * 10000) / 1000.0), 25.2, 55.3, 0, false, false,
+              '{"1":{"value":1},"66":{"value":12400}}'::json, true, 'teltonika'
+       FROM generate_series(0, $4::int - 1) g`,
+      [dev!.id, w.a.id, base, n],
+    );
+    const put = await call(app, {
+      method: 'PUT',
+      url: `/v1/devices/${dev!.uuid}/sensors`,
+      token: w.users.adminA.token,
+      company: w.a.uuid,
+      body: { ignition_io: 1, effective_from: new Date(base).toISOString() },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const repaired: string[] = [];
+    const node = () =>
+      new SensorRepairJob(storage.db, async (uuid) => {
+        repaired.push(uuid);
+      });
+    const [a, b] = await Promise.all([node().runAll(), node().runAll()]);
+    expect([...a, ...b].map((o) => [o.deviceId, o.rowsUpdated, o.error])).toEqual([[dev!.id, n, undefined]]);
+    expect(repaired).toEqual([dev!.uuid]);
+    const rows = await storage.db.query<{
+      ignition: boolean;
+      is_idle: boolean;
+      io_elements: Record<string, { value: number }>;
+    }>('SELECT ignition, is_idle, io_elements FROM locations WHERE device_id = $1', [dev!.id]);
+    expect(rows).toHaveLength(n);
+    expect(rows.every((r) => r.ignition && r.is_idle && r.io_elements['239']?.value === 1)).toBe(true);
+    expect(rows.every((r) => r.io_elements['1']?.value === 1 && r.io_elements['66']?.value === 12400)).toBe(
+      true,
+    );
+    // Running again changes nothing (idempotent); a process without a job runs nothing.
+    expect(
+      await reapplySensors(storage.db, { id: dev!.id, type: 'teltonika' }, new Date(base), new Date()),
+    ).toBe(0);
+    expect(await runSensorRepairs()).toEqual([]);
   }, 60_000);
 });
