@@ -177,7 +177,12 @@ describe('back-dated sensor settings repair the stored window', () => {
     const queued = await storage.db.query<{ status: string }>('SELECT status FROM sensor_repair_requests');
     expect(queued.map((r) => r.status)).toEqual(['queued']);
 
-    const job = new SensorRepairJob(storage.db, (uuid, from, to) => pipeline.repair(uuid, from, to));
+    // Taken only once the gateway nodes' settings caches have expired.
+    const waiting = new SensorRepairJob(storage.db, (uuid, from, to) => pipeline.repair(uuid, from, to));
+    expect(await waiting.runOnce()).toBeUndefined();
+    const job = new SensorRepairJob(storage.db, (uuid, from, to) => pipeline.repair(uuid, from, to), {
+      settleMs: 0,
+    });
     const outcomes = await job.runAll();
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]!.error).toBeUndefined();
@@ -256,9 +261,13 @@ describe('back-dated sensor settings repair the stored window', () => {
     expect(put.statusCode, put.body).toBe(200);
     const repaired: string[] = [];
     const node = () =>
-      new SensorRepairJob(storage.db, async (uuid) => {
-        repaired.push(uuid);
-      });
+      new SensorRepairJob(
+        storage.db,
+        async (uuid) => {
+          repaired.push(uuid);
+        },
+        { settleMs: 0 },
+      );
     const [a, b] = await Promise.all([node().runAll(), node().runAll()]);
     expect([...a, ...b].map((o) => [o.deviceId, o.rowsUpdated, o.error])).toEqual([[dev!.id, n, undefined]]);
     expect(repaired).toEqual([dev!.uuid]);

@@ -2,7 +2,7 @@ import type { DecodedRecord, IoValue } from '@fleet/device-protocols';
 import { ignitionOf, isIdle } from '@fleet/device-protocols';
 import type { Queryable } from '../storage/db';
 import { ioJsonOf } from './records';
-import { applySensors, loadSensorSettings } from './sensors';
+import { applySensors, loadSensorSettings, SENSOR_SETTINGS_TTL_MS } from './sensors';
 
 /**
  * Repair of stored data after a back-dated sensor setting (issues 19 + 13).
@@ -30,6 +30,13 @@ import { applySensors, loadSensorSettings } from './sensors';
  * back: those rows keep the last derived value (the job changes nothing it cannot derive). A change of
  * the calibration table, or from one input to another, is always recoverable.
  */
+
+/**
+ * A gateway node may apply a device's previous settings for up to {@link SENSOR_SETTINGS_TTL_MS} after a
+ * change: a request is taken only once that has passed (plus a margin), and its window is extended by
+ * as much, so records stored meanwhile with the old mapping are repaired too.
+ */
+export const SETTLE_MS = SENSOR_SETTINGS_TTL_MS + 5_000;
 
 /** Rows re-read and written per statement. */
 export const BATCH = 500;
@@ -139,7 +146,13 @@ export class SensorRepairJob {
   constructor(
     private readonly db: Queryable,
     private readonly repair: PipelineRepair,
-    private readonly opts: { now?: () => Date; leaseMs?: number; maxAttempts?: number } = {},
+    private readonly opts: {
+      now?: () => Date;
+      leaseMs?: number;
+      maxAttempts?: number;
+      /** Wait after a request before it is taken, and window extension (default {@link SETTLE_MS}). */
+      settleMs?: number;
+    } = {},
   ) {}
 
   /** Runs every queued request that is due (one at a time); returns the outcomes. */
@@ -156,6 +169,7 @@ export class SensorRepairJob {
   async runOnce(): Promise<SensorRepairOutcome | undefined> {
     const now = this.opts.now?.() ?? new Date();
     const lease = this.opts.leaseMs ?? 10 * 60_000;
+    const settle = this.opts.settleMs ?? SETTLE_MS;
     const claimed = await this.db.query<{
       id: number;
       device_id: number;
@@ -166,9 +180,14 @@ export class SensorRepairJob {
       `UPDATE sensor_repair_requests SET attempts = attempts + 1, next_attempt_at = $2
        WHERE id = (SELECT id FROM sensor_repair_requests
                    WHERE status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= $1)
+                     AND requested_at <= $3
                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING id, device_id, from_time, to_time, attempts`,
-      [now.toISOString(), new Date(now.getTime() + lease).toISOString()],
+      [
+        now.toISOString(),
+        new Date(now.getTime() + lease).toISOString(),
+        new Date(now.getTime() - settle).toISOString(),
+      ],
     );
     const req = claimed[0];
     if (!req) return undefined;
@@ -181,7 +200,7 @@ export class SensorRepairJob {
       );
       if (!device) throw new Error('device deleted');
       const from = new Date(req.from_time);
-      const to = new Date(req.to_time);
+      const to = new Date(new Date(req.to_time).getTime() + settle);
       const rowsUpdated = await reapplySensors(this.db, { id: deviceId, type: device.type }, from, to);
       await this.repair(device.uuid, from.getTime(), to.getTime());
       await this.db.query(
