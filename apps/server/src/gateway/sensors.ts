@@ -105,13 +105,16 @@ export async function loadSensorSettings(db: Queryable, deviceId: number): Promi
   }));
 }
 
+/** How long a gateway node may go on with a device's previous settings (its cache lifetime). */
+export const SENSOR_SETTINGS_TTL_MS = 30_000;
+
 /** Per-device settings for the gateway, refreshed after `ttlMs` (a change reaches every node soon). */
 export class SensorSettingsCache {
   private readonly cache = new Map<number, { at: number; settings: SensorSetting[] }>();
 
   constructor(
     private readonly db: Queryable,
-    private readonly ttlMs = 30_000,
+    private readonly ttlMs = SENSOR_SETTINGS_TTL_MS,
   ) {}
 
   async get(deviceId: number): Promise<SensorSetting[]> {

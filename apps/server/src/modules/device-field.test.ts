@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createHarness, type Harness } from '../../test/harness';
 import { buildWorld, type World } from '../../test/fixtures';
 import { addDevices } from '../gateway/test-helpers';
-import { pendingSensorRepairs, setSensorRepairJob } from '../gateway/sensor-repair';
 
 let h: Harness;
 let w: World;
@@ -102,21 +101,27 @@ describe('field-device endpoints', () => {
     expect(d.history).toHaveLength(2);
   });
 
-  it('a back-dated change asks the repair job for the window from then to now', async () => {
-    const calls: [number, string, string][] = [];
-    setSensorRepairJob(async (id, from, to) => {
-      calls.push([id, from.toISOString(), to.toISOString()]);
-    });
-    try {
-      await put(w.users.adminA.token, { ignition_io: 4, effective_from: '2026-11-15T00:00:00Z' });
-      // Applying from the future repairs nothing.
-      await put(w.users.adminA.token, { ignition_io: 3, effective_from: '2026-12-01T00:00:00Z' });
-    } finally {
-      setSensorRepairJob(undefined);
-    }
-    expect(calls).toEqual([[device.id, '2026-11-15T00:00:00.000Z', '2026-11-20T10:00:00.000Z']]);
-    const before = pendingSensorRepairs().length;
-    await put(w.users.adminA.token, { ignition_io: 2, effective_from: '2026-11-16T00:00:00Z' });
-    expect(pendingSensorRepairs().length).toBe(before + 1);
+  it('a back-dated change queues a durable repair request for the window from then to now', async () => {
+    await put(w.users.adminA.token, { ignition_io: 4, effective_from: '2026-11-15T00:00:00Z' });
+    // Applying from the future repairs nothing.
+    await put(w.users.adminA.token, { ignition_io: 3, effective_from: '2026-12-01T00:00:00Z' });
+    const rows = await h.storage.db.query<{
+      device_id: number;
+      from_time: Date;
+      to_time: Date;
+      status: string;
+    }>('SELECT device_id, from_time, to_time, status FROM sensor_repair_requests ORDER BY id');
+    expect(
+      rows.map((r) => [
+        Number(r.device_id),
+        new Date(r.from_time).toISOString(),
+        new Date(r.to_time).toISOString(),
+        r.status,
+      ]),
+    ).toEqual([[device.id, '2026-11-15T00:00:00.000Z', '2026-11-20T10:00:00.000Z', 'queued']]);
+    // A refused setting queues nothing (same transaction).
+    const bad = await put(w.users.adminA.token, { fuel_io: 10, effective_from: '2026-11-16T00:00:00Z' });
+    expect(bad.statusCode).toBe(422);
+    expect(await h.storage.db.query('SELECT id FROM sensor_repair_requests')).toHaveLength(1);
   });
 });

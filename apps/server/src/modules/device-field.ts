@@ -8,7 +8,7 @@ import { listRawFrames } from '../gateway/raw-archive';
 import { replayRawFrames } from '../gateway/replay';
 import { deviceFrameCounts } from '../gateway/frame-counters';
 import { DEFAULT_IGNITION, loadSensorSettings, type SensorSetting } from '../gateway/sensors';
-import { requestSensorRepair } from '../gateway/sensor-repair';
+import { enqueueSensorRepair } from '../gateway/sensor-repair';
 import type { DeviceRef } from '../storage/storage';
 
 /**
@@ -215,20 +215,26 @@ export function registerDeviceFieldRoutes(app: FastifyInstance): void {
           'fuel_calibration',
           ar ? 'أدخل جدول معايرة لمدخل الوقود' : 'Enter a calibration table for the fuel input',
         );
-      await db.query(
-        `INSERT INTO device_sensor_settings
+      // The setting and, when it is back-dated, the repair request of the stored window from then to now
+      // are one transaction: the pipeline's repair job (gateway/sensor-repair.ts) takes the request,
+      // also when this process is an API node without the pipeline.
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO device_sensor_settings
            (device_id, effective_from, ignition_io, odometer_io, fuel_io, fuel_calibration, created_by)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
-        [
-          device.deviceId,
-          from,
-          body.ignition_io ?? null,
-          body.odometer_io ?? null,
-          fuelIo,
-          calibration ? JSON.stringify(calibration) : null,
-          principal.user.id,
-        ],
-      );
+          [
+            device.deviceId,
+            from,
+            body.ignition_io ?? null,
+            body.odometer_io ?? null,
+            fuelIo,
+            calibration ? JSON.stringify(calibration) : null,
+            principal.user.id,
+          ],
+        );
+        if (from.getTime() < at.getTime()) await enqueueSensorRepair(tx, device.deviceId, from, at, at);
+      });
       await logActivity(db, {
         companyId: tenant.companyId,
         userId: principal.user.id,
@@ -246,8 +252,6 @@ export function registerDeviceFieldRoutes(app: FastifyInstance): void {
         },
         req,
       });
-      // Stored data from the chosen time on was normalised with the old setting: repair that window.
-      if (from.getTime() < at.getTime()) await requestSensorRepair(device.deviceId, from, at);
       return { data: await sensorsView(device) };
     },
     { permission: 'devices.update' },

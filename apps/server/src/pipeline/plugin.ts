@@ -6,6 +6,7 @@ import { SqlPipelineStore } from './service/sql-store';
 import { clockLeaseEpoch, clockWorkAllowed, clusteredStorage } from '../cluster/lease';
 import { registerPipelineHooks } from '../cluster/pipeline-hooks';
 import { pipelineConfig } from './config';
+import { SensorRepairJob, setSensorRepairJob } from '../gateway/sensor-repair';
 
 /**
  * Starts the processing pipeline inside the server process (embedded mode and the worker role):
@@ -66,11 +67,26 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
     ticking = ticking.then(tickAll, tickAll);
   }, config.PIPELINE_TICK_MS);
   timer.unref();
+
+  // Back-dated sensor settings: re-apply them to the stored rows of the window, then recompute it
+  // (gateway/sensor-repair.ts). Every pipeline process polls; SKIP LOCKED gives each request to one.
+  const sensorRepairs = new SensorRepairJob(storage.db, (uuid, from, to) => pipeline.repair(uuid, from, to));
+  setSensorRepairJob(sensorRepairs);
+  let repairing: Promise<unknown> = Promise.resolve();
+  const runRepairs = () =>
+    sensorRepairs.runAll().catch((err) => console.error('[pipeline] sensor repair failed:', err));
+  const repairTimer = setInterval(() => {
+    repairing = repairing.then(runRepairs, runRepairs);
+  }, 15_000);
+  repairTimer.unref();
   log('pipeline: trips, geofences, salik, alerts and reports running');
 
   return {
     async stop() {
       clearInterval(timer);
+      clearInterval(repairTimer);
+      setSensorRepairJob(undefined);
+      await repairing.catch(() => undefined);
       unsubscribe();
       unhook();
       await ticking.catch(() => undefined);
