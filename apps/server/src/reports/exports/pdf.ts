@@ -130,6 +130,12 @@ export function layoutLine(
   rtl: boolean,
   faces: FaceSet,
 ): { runs: Run[]; order: number[]; missing: string[] } {
+  if (!rtl && !ARABIC.test(text) && [...text].every((ch) => faces.has('latin', ch.codePointAt(0)!)))
+    return {
+      runs: text ? [{ text, face: 'latin', rtl: false, level: 0 }] : [],
+      order: text ? [0] : [],
+      missing: [],
+    };
   const isolated = isolateNumbers(text, rtl);
   const { levels } = bidi.getEmbeddingLevels(isolated, rtl ? 'rtl' : 'ltr');
   const runs: Run[] = [];
@@ -230,14 +236,36 @@ export async function toPdf(
     arabic: fonts.arabic ? openFont(fonts.arabic) : null,
     latin: fonts.latin ? openFont(fonts.latin) : null,
   };
+  const coverage = new Map<number, boolean>();
   const faces: FaceSet = {
     // Helvetica (no Latin file) draws Latin-1; no Arabic face means Arabic letters become '?'.
-    has: (face, cp) =>
-      glyphs[face] ? glyphs[face].hasGlyphForCodePoint(cp) : face === 'latin' && cp < 0x100,
+    has: (face, cp) => {
+      const key = face === 'arabic' ? -cp - 1 : cp;
+      let v = coverage.get(key);
+      if (v === undefined) {
+        v = glyphs[face] ? glyphs[face].hasGlyphForCodePoint(cp) : face === 'latin' && cp < 0x100;
+        coverage.set(key, v);
+      }
+      return v;
+    },
   };
   const fontName = (face: Face) => (face === 'arabic' ? (faceFile.arabic ? 'arabic' : latinFont) : latinFont);
-  const runWidth = (r: Run, size: number) =>
-    doc.font(fontName(r.face)).fontSize(size).widthOfString(r.text, { features: ARABIC_FEATURES });
+  // Widths are cached: pdfkit lays a string out again for every call when features are given.
+  const runWidths = new Map<string, number>();
+  const runWidth = (r: Run, size: number) => {
+    const key = `${r.face}${size}\u0000${r.text}`;
+    let w = runWidths.get(key);
+    if (w === undefined) {
+      doc.font(fontName(r.face)).fontSize(size);
+      w =
+        r.face === 'arabic'
+          ? doc.widthOfString(r.text, { features: ARABIC_FEATURES })
+          : doc.widthOfString(r.text);
+      if (runWidths.size > 50_000) runWidths.clear();
+      runWidths.set(key, w);
+    }
+    return w;
+  };
 
   /**
    * Draws one line of text inside [x, x + width], aligned to its direction, shortened with … to fit.
@@ -262,12 +290,14 @@ export async function toPdf(
     let shown = text;
     let line = layoutLine(shown, rtl, faces);
     const total = () => line.runs.reduce((w, r) => w + runWidth(r, size), 0);
-    while (shown.length > 1 && total() > width) {
+    let lineWidth = total();
+    while (shown.length > 1 && lineWidth > width) {
       shown = [...shown].slice(0, Math.max(1, Math.floor([...shown].length * 0.85))).join('');
       line = layoutLine(`${shown}…`, rtl, faces);
+      lineWidth = total();
     }
     const left: number[] = [];
-    let cx = (alignRight ?? rtl) ? x + width - total() : x;
+    let cx = (alignRight ?? rtl) ? x + width - lineWidth : x;
     for (const k of line.order) {
       left[k] = cx;
       cx += runWidth(line.runs[k]!, size);
@@ -278,7 +308,7 @@ export async function toPdf(
         doc.text(r.text, left[k]!, y, {
           lineBreak: false,
           baseline: 'alphabetic',
-          features: ARABIC_FEATURES,
+          ...(r.face === 'arabic' ? { features: ARABIC_FEATURES } : {}),
         });
         return;
       }
