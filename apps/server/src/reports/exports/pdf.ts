@@ -397,7 +397,7 @@ export async function toPdf(
     const row = table.rows[r]!;
     row.forEach((c, i) => drawText(text(c), colX(i) + 3, y + 2, widths[i]! - 6, FONT_SIZE, table.rtl));
     y += ROW_H;
-    if (r % 100 === 99) await yieldToLoop(); // keep the event loop free for API requests
+    if (r % 50 === 49) await yieldToLoop(); // keep the event loop free for API requests (an Arabic row takes ~2 ms)
   }
   if (table.rows.length === 0) drawText('—', PAGE.margin, y + 2, inner, FONT_SIZE, table.rtl);
   footer();
