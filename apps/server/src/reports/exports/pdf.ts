@@ -11,14 +11,20 @@ import type { Cell, ExportTable } from './table';
  *
  * Arabic: pdfkit lays text out with fontkit, which applies the font's OpenType Arabic shaping (initial,
  * medial, final and isolated forms, lam-alef ligatures) and returns a right-to-left run in visual order.
- * fontkit does not implement the Unicode bidirectional algorithm, so mixed text is split here into
- * Arabic and non-Arabic runs: in a right-to-left cell the runs are drawn right to left while each Latin
- * or digit run stays left to right. That covers plates, numbers and names mixed with Arabic; nested
- * embeddings and mirrored brackets of the full UBA are not handled (documented gap).
+ * fontkit does no bidi, so every line goes through the Unicode bidirectional algorithm first (bidi-js,
+ * see layoutLine): numbers, dates and signed values are isolated, runs are ordered by rule L2, brackets
+ * in right-to-left runs are mirrored, and the runs are written in logical order at their visual places
+ * so extracted text reads in order.
+ * Known gaps: Noto's ccmp (split dots) is off so text extracts cleanly, which leaves a few joins a
+ * little wider than in a browser; the inner stroke of a final kaf is a mark glyph pdfkit maps to no
+ * text (pdfjs shows one stray control character beside such a word, the words themselves read whole).
  *
  * Fonts: bundled from npm (@fontsource/inter for Latin, @fontsource/noto-sans-arabic for Arabic, the
  * same faces the UI kit uses), so a PDF looks the same on every machine and Arabic never depends on
  * what the host has installed. fontkit reads the WOFF files and pdfkit embeds a TrueType subset.
+ * Fontsource splits a face by script: the Arabic subset has the letters and the space but no digits or
+ * ASCII punctuation, so each run takes the face that has its glyphs (Arabic letters from Noto, digits,
+ * Latin and punctuation from Inter) and the tests check every code point written against its face.
  * REPORT_PDF_FONT / REPORT_PDF_FONT_ARABIC point at other font files; system fonts are the fallback if
  * the packages are missing. Without any Arabic font Arabic text is replaced by '?'; without a Latin
  * font the built-in Helvetica is used (Latin-1 only).
