@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-// @ts-expect-error fontkit ships no types; only layout() and glyphForCodePoint() are used here
-import * as fontkit from 'fontkit';
+
 import { csvField, toCsv } from './csv';
-import { findFonts, isRtl, splitRuns, toPdf, visualRuns } from './pdf';
+import { findFonts, isRtl, layoutLine, openFont, toPdf } from './pdf';
 import { formatTime, tableOf, type ExportTable } from './table';
 import { columnName, toXlsx, xmlEscape } from './xlsx';
 import { crc32, zip } from './zip';
@@ -68,40 +67,97 @@ describe('ZIP and XLSX', () => {
   });
 });
 
-interface FontLike {
-  layout(text: string): { glyphs: { id: number }[] };
-  glyphForCodePoint(cp: number): { id: number };
+const fuelAr: ExportTable = {
+  title: 'تقرير الوقود',
+  columns: ['المركبة', 'الوقود المستهلك (لتر)', 'أقصى سرعة (كم/س)', 'ملاحظة'],
+  rows: [
+    ['دبي A 12345', 12.5, 80, 'سالك 12 AED: 50%'],
+    ['أبوظبي 5', -3, null, 'Depot مستودع دبي'],
+  ],
+  rtl: true,
+};
+
+/** Text items of a PDF's first page through pdfjs (what copy-paste and screen readers get). */
+async function pdfItems(pdf: Buffer): Promise<string[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), useSystemFonts: false }).promise;
+  const content = await (await doc.getPage(1)).getTextContent();
+  return content.items.map((it) => ('str' in it ? it.str : '')).filter((s) => s.trim() !== '');
 }
 
-describe('PDF text runs', () => {
-  it('splits Arabic and Latin runs and orders them for a right-to-left line', () => {
-    // In a right-to-left line the space between Arabic and digits joins the Arabic run, in a left-to-right
-    // line the Latin one.
-    expect(splitRuns('سالك 12 AED', true)).toEqual([
-      { text: 'سالك ', arabic: true },
-      { text: '12 AED', arabic: false },
+const fonts = findFonts({});
+const faces = {
+  has: (face: 'arabic' | 'latin', cp: number) => openFont(fonts[face]!).hasGlyphForCodePoint(cp),
+};
+
+describe('PDF bidi and Arabic', () => {
+  it('lays mixed lines out by the UBA, numbers and dates isolated, right to left in Arabic', () => {
+    const visual = (t: string, rtl: boolean) => {
+      const l = layoutLine(t, rtl, faces);
+      return l.order.map((k) => l.runs[k]!.text);
+    };
+    expect(visual('تقرير الوقود', true)).toEqual(['تقرير الوقود']);
+    // Left to right on the page: ")" "لتر" "(" then the words (the parentheses are mirrored when drawn).
+    expect(visual('الوقود المستهلك (لتر)', true)).toEqual([')', 'لتر', ' (', 'الوقود المستهلك']);
+    expect(visual('الفترة: 2026-11-01 – 2026-11-25', true)).toEqual([
+      '2026-11-25',
+      ' – ',
+      '2026-11-01',
+      ': ',
+      'الفترة',
     ]);
-    expect(splitRuns('Depot مستودع دبي', false)).toEqual([
-      { text: 'Depot ', arabic: false },
-      { text: 'مستودع دبي', arabic: true },
-    ]);
+    expect(visual('-3', true)).toEqual(['-3']);
+    expect(visual('دبي A 12345', true)).toEqual(['A 12345', ' ', 'دبي']);
+    expect(visual('Fuel used (L)', false)).toEqual(['Fuel used (L)']);
     expect(isRtl('12 سالك', false)).toBe(true);
-    expect(isRtl('12', true)).toBe(true);
-    expect(visualRuns('سالك 12', true).map((r) => r.text)).toEqual(['12', 'سالك ']);
   });
-  it('the Arabic font shapes letters into joined forms (not isolated ones)', () => {
-    const path = findFonts({}).arabic;
-    expect(path, 'the Arabic face is bundled from npm').toMatch(/noto-sans-arabic/);
-    if (!path) return;
-    const font = (fontkit as { openSync(p: string): FontLike }).openSync(path);
-    const word = 'مرحبا';
-    const shaped = font.layout(word).glyphs.map((g) => g.id);
-    const isolated = [...word].map((c) => font.glyphForCodePoint(c.codePointAt(0)!).id);
-    // Noto may split a letter into a dotless body and its dots, so counts can differ; what matters is
-    // that the joining letters (meem and hah start their words' joined groups) left their isolated forms.
-    expect(shaped.length).toBeGreaterThanOrEqual(isolated.length);
-    expect(shaped).not.toContain(isolated[0]);
-    expect(shaped).not.toContain(isolated[2]);
+  it('every code point of the Arabic fuel report has a glyph in the face it is drawn with', () => {
+    expect(fonts.arabic, 'the Arabic face is bundled from npm').toMatch(/noto-sans-arabic/);
+    expect(fonts.latin, 'the Latin face is bundled from npm').toMatch(/inter/);
+    const lines = [fuelAr.title, ...fuelAr.columns, ...fuelAr.rows.flat().map((c) => String(c ?? ''))];
+    lines.push('الفترة: 2026-11-01 – 2026-11-25 (آسيا/دبي) 45%', 'الإطارات (كيلوباسكال / °م)', '…');
+    for (const line of lines) {
+      const l = layoutLine(line, true, faces);
+      expect(l.missing, line).toEqual([]);
+      for (const r of l.runs)
+        for (const ch of r.text)
+          expect(faces.has(r.face, ch.codePointAt(0)!), `${ch} in ${r.face}`).toBe(true);
+    }
+  });
+  it('the Arabic PDF reads back in logical order: title, headers with parentheses and units, cells', async () => {
+    const pdf = await toPdf(fuelAr, { subtitle: 'الفترة: 2026-11-01 – 2026-11-25', createdAt: new Date(0) });
+    const items = await pdfItems(pdf);
+    const text = items.join('');
+    expect(items[0]).toBe('تقرير الوقود');
+    expect(text).toContain('الفترة:2026-11-01–2026-11-25');
+    expect(text).toContain('الوقود المستهلك(لتر)');
+    expect(text).toContain('أقصى سرعة(كم/س)');
+    expect(text).toContain('دبيA 12345');
+    expect(text).toContain('مستودع دبي');
+    expect(text).toContain('-3');
+    // Letters read back whole: no control characters or '?' inside a word (Noto's split dots).
+    for (const item of items.filter((s) => /[\u0600-\u06ff]/.test(s)))
+      expect([...item].filter((c) => c < ' ' || c === '\ufffd' || c === '?')).toEqual([]);
+  });
+  it('the English PDF keeps each Latin line as one run', async () => {
+    const en: ExportTable = {
+      title: 'Fuel report',
+      columns: ['Vehicle', 'Fuel used (L)'],
+      rows: [['A 1', -3]],
+      rtl: false,
+    };
+    const items = await pdfItems(
+      await toPdf(en, { subtitle: 'Period: 2026-11-01 – 2026-11-25', createdAt: new Date(0) }),
+    );
+    expect(items).toEqual([
+      'Fuel report',
+      'Period: 2026-11-01 – 2026-11-25',
+      'Vehicle',
+      'Fuel used (L)',
+      'A 1',
+      '-3',
+      '1 / 1',
+    ]);
   });
   it('renders many rows over several pages', async () => {
     const rows = Array.from({ length: 120 }, (_, i) => [`مركبة ${i}`, 'x', i]);
