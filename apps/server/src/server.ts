@@ -4,6 +4,7 @@ import { registerAuthRoutes } from './auth/routes';
 import { registerCrud, type Crud } from './entities/crud';
 import { entityDefs } from './entities/definitions';
 import { registerUserRoutes } from './entities/users';
+import { registerPlatformRoutes } from './entities/companies';
 import { registerLocationRoutes } from './modules/locations';
 import { registerNotificationRoutes } from './modules/notifications';
 import { registerRecordRoutes } from './modules/records';
@@ -33,6 +34,7 @@ export async function createServer(
   const cruds: Record<string, Crud> = {};
   for (const def of entityDefs) cruds[def.name] = registerCrud(app, def);
   registerUserRoutes(app);
+  registerPlatformRoutes(app);
   registerLocationRoutes(app);
   registerNotificationRoutes(app);
   registerRecordRoutes(app);

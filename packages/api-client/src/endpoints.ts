@@ -56,6 +56,9 @@ import {
   branchInputSchema,
   branchListQuerySchema,
   branchSchema,
+  companyCreateInputSchema,
+  companyCreatedSchema,
+  platformCompanySchema,
   stationInputSchema,
   stationListQuerySchema,
   stationSchema,
@@ -437,6 +440,26 @@ const auth = {
     response: switchCompanyResponseSchema,
     auth: 'session',
     summary: 'Switch the transport company of the session',
+  }),
+} as const;
+
+/** Platform operation: super admins only (the rule lives in tenancy/ranks.ts assertPlatformOperator). */
+const platform = {
+  'companies.list': endpoint({
+    method: 'GET',
+    path: '/v1/platform/companies',
+    response: dataEnvelope(z.array(platformCompanySchema)),
+    auth: 'session',
+    summary: 'Every transport company of the platform (super admins only)',
+  }),
+  'companies.create': endpoint({
+    method: 'POST',
+    path: '/v1/platform/companies',
+    body: companyCreateInputSchema,
+    response: dataEnvelope(companyCreatedSchema),
+    auth: 'session',
+    summary:
+      'Onboard a transport company with its first company admin, who gets a set-password invitation (super admins only)',
   }),
 } as const;
 
@@ -879,6 +902,7 @@ const messages = {
 
 export const endpoints = {
   ...auth,
+  ...platform,
   ...messages,
   ...configurations,
   ...locations,

@@ -16,6 +16,8 @@ export interface NavItem {
   end?: boolean;
   /** Shown to super admins, and to users holding this permission (sent messages: users.view). */
   superAdminOr?: string;
+  /** Shown to super admins only (platform operation: transport companies). */
+  superAdminOnly?: boolean;
 }
 
 export interface NavSection {
@@ -67,6 +69,7 @@ export const navSections: NavSection[] = [
     items: [
       { key: 'reports', to: paths.reports },
       { key: 'messages', to: paths.messages, superAdminOr: 'users.view' },
+      { key: 'companies', to: paths.companies, superAdminOnly: true },
       { key: 'settings', to: paths.settings },
     ],
   },

@@ -33,6 +33,7 @@ export function useNavGroups(): { groups: NavGroup[]; activeId: string | undefin
         items: section.items
           .filter((item) => !item.guard || canUseGuard(item.guard, token, company))
           .filter((item) => !item.superAdminOr || superAdmin || hasPermission(user, item.superAdminOr))
+          .filter((item) => !item.superAdminOnly || superAdmin)
           .map((item) => ({ id: item.key, label: t(`item.${item.key}`), href: item.to })),
       })),
     [t, token, company, superAdmin, user],

@@ -54,6 +54,7 @@ export const paths = {
   wheelReport: '/dashboard/reports/wheel',
   settings: '/dashboard/settings',
   messages: '/dashboard/messages',
+  companies: '/dashboard/platform/companies',
   changePassword: '/dashboard/settings/change-password',
   alertRules: '/dashboard/settings/alert-rules',
   list: (group: CrudEntity | RecordGroup | 'notifications') => `/dashboard/${group}`,

@@ -35,6 +35,7 @@ const WheelReportPage = page(() => import('../pages/reports/wheel-report-page'))
 const ListReportPage = page(() => import('../pages/reports/list-report-page'));
 const SettingsPage = page(() => import('../pages/settings/settings-page'));
 const MessagesPage = page(() => import('../pages/messages/messages-page'));
+const CompaniesPage = page(() => import('../pages/platform/companies-page'));
 const SharedLocationPage = page(() => import('../pages/share/shared-location-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
 const AlertRulesPage = page(() => import('../pages/settings/alert-rules-page'));
@@ -161,6 +162,7 @@ export const routes: RouteObject[] = [
           { path: 'reports/:kind', element: <ListReportPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'messages', element: <MessagesPage /> },
+          { path: 'platform/companies', element: <CompaniesPage /> },
           { path: 'settings/change-password', element: <ChangePasswordPage /> },
           { path: 'settings/alert-rules', element: <AlertRulesPage /> },
           { path: '*', element: <NotFoundPage /> },

@@ -88,6 +88,23 @@ export interface Created {
   link?: string;
 }
 
+/**
+ * The database the server would use, for the operator commands (admin:create, company:create):
+ * PostgreSQL when DATABASE_URL is set (DATABASE_SCHEMA too; migrations applied under their lock), else
+ * the embedded PGlite folder of `npm start` (DATA_DIR, default ./data at the repository root).
+ */
+export async function openCliStorage(env: Record<string, string | undefined>) {
+  const config = loadConfig(env);
+  const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
+  const dataDir = resolve(env.DATA_DIR ?? join(repoRoot, 'data'));
+  const storage = await openStorage({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : join(dataDir, 'pglite'),
+    schema: config.DATABASE_SCHEMA,
+  });
+  return { config, storage };
+}
+
 /** Creates the super admin; throws UsageError on bad input, TakenError when the e-mail has an account. */
 export class TakenError extends Error {}
 
@@ -99,14 +116,7 @@ export async function createSuperAdmin(
   if (password !== undefined && password.length < PASSWORD_MIN_LENGTH) {
     throw new UsageError(`the password must be at least ${PASSWORD_MIN_LENGTH} characters`);
   }
-  const config = loadConfig(env);
-  const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
-  const dataDir = resolve(env.DATA_DIR ?? join(repoRoot, 'data'));
-  const storage = await openStorage({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : join(dataDir, 'pglite'),
-    schema: config.DATABASE_SCHEMA,
-  });
+  const { config, storage } = await openCliStorage(env);
   try {
     return await storage.db.transaction(async (tx) => {
       const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [opts.email]);

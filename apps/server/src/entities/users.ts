@@ -4,7 +4,7 @@ import { route } from '../http/route';
 import { t } from '../http/i18n';
 import { logActivity } from '../activity/log';
 import { hashPassword } from '../auth/crypto';
-import { issueToken, SET_PASSWORD_TTL_MS } from '../auth/routes';
+import { sendSetPasswordInvitation } from '../auth/invitation';
 import { userView } from '../auth/users';
 import { containsPattern, type Queryable } from '../storage/db';
 import type { AuthUser, Tenant } from '../tenancy/context';
@@ -76,7 +76,7 @@ async function membershipScope(db: Queryable, tenant: Tenant, input: UserInput) 
 }
 
 export function registerUserRoutes(app: FastifyInstance): void {
-  const { storage, messenger, config } = app.ctx;
+  const { storage } = app.ctx;
   const db = storage.db;
 
   route(
@@ -200,29 +200,13 @@ export function registerUserRoutes(app: FastifyInstance): void {
           ],
         );
         if (!input.password) {
-          const token = await issueToken(
-            tx,
-            u!.id,
-            'set_password',
-            new Date(app.ctx.now().getTime() + SET_PASSWORD_TTL_MS),
-          );
-          const link = `${config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`}/set-password/${token}`;
-          await messenger.send(
-            {
-              channel: 'email',
-              to: input.email,
-              kind: 'set_password',
-              subject: 'Set your password',
-              text: `Open ${link} to set your password.`,
-              secret: token,
-              link,
-              locale: req.locale,
-              params: { name: input.name },
-              userId: u!.id,
-              companyId: tenant.companyId,
-            },
-            { db: tx },
-          );
+          await sendSetPasswordInvitation(app.ctx, tx, {
+            userId: u!.id,
+            email: input.email,
+            name: input.name,
+            locale: req.locale,
+            companyId: tenant.companyId,
+          });
         }
         const v = (await userView(tx, u!.id, tenant.companyId))!;
         await logActivity(tx, {

@@ -20,6 +20,7 @@ const en = {
     'This user belongs to several companies: only they or a platform super admin can change their password, e-mail, phone or status.',
   'rank.self': 'You cannot deactivate or delete your own account.',
   'rank.super': 'Only a platform super admin can manage a super admin.',
+  'rank.platform': 'Only a platform super admin can list or onboard transport companies.',
   not_found: 'Not found.',
   'entity.not_found': '{entity} not found.',
   'validation.general':
@@ -76,6 +77,7 @@ const ar: Record<MessageKey, string> = {
     'ينتمي هذا المستخدم إلى عدة شركات: لا يغيّر كلمة مروره أو بريده الإلكتروني أو هاتفه أو حالته إلا هو أو مشرف المنصة العام.',
   'rank.self': 'لا يمكنك تعطيل حسابك أو حذفه.',
   'rank.super': 'لا يدير المشرف العام إلا مشرف عام للمنصة.',
+  'rank.platform': 'لا يعرض شركات النقل أو يضيفها إلا مشرف عام للمنصة.',
   not_found: 'غير موجود.',
   'entity.not_found': '{entity} غير موجود.',
   'validation.general':

@@ -81,8 +81,18 @@ export interface ScopeIds {
 }
 
 /** The 403 of the rank model, with a sentence saying why (en/ar in http/i18n.ts). */
-export const rankForbidden = (reason: 'rank' | 'scope' | 'grant' | 'multi' | 'self' | 'super') =>
-  new HttpError(403, `rank.${reason}`);
+export const rankForbidden = (
+  reason: 'rank' | 'scope' | 'grant' | 'multi' | 'self' | 'super' | 'platform',
+) => new HttpError(403, `rank.${reason}`);
+
+/**
+ * Platform operation (listing and onboarding transport companies, issue 18 finding 10) is for rank 4
+ * only: a company admin of any company, a scoped admin or a user with every permission is refused,
+ * whatever company header they send (the routes are session-level, not company-level).
+ */
+export function assertPlatformOperator(user: Pick<AuthUser, 'isSuperAdmin'>): void {
+  if (!user.isSuperAdmin) throw rankForbidden('platform');
+}
 
 function inScope(scope: Scope | null, ids: ScopeIds): boolean {
   return !scope || ids[scope.column] === scope.id;

@@ -87,3 +87,50 @@ export type StationInput = z.input<typeof stationInputSchema>;
 
 export const stationListQuerySchema = listQuerySchema(entityStatusSchema, {});
 export type StationListQuery = z.input<typeof stationListQuerySchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Platform onboarding (issue 18 finding 10): a super admin creates a transport company together with its
+// first company admin, who receives a set-password invitation.
+// ---------------------------------------------------------------------------------------------------------
+
+/** A company as the platform operator lists it. */
+export const platformCompanySchema = transportCompanySchema.extend({
+  status: z.string(),
+  /** Members of the company (every user type). */
+  user_count: z.number().int(),
+  created_at: z.string(),
+});
+export type PlatformCompany = z.infer<typeof platformCompanySchema>;
+
+export const companyAdminInputSchema = z.object({
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, { error: 'Email is required' })
+    .max(254, { error: 'Please enter a valid Email' })
+    .pipe(z.email({ error: 'Please enter a valid Email' })),
+  name: text('Name', 150),
+  /** Language of the invitation and of the admin's portal. */
+  locale: z.enum(['en', 'ar'], { error: 'Please enter a valid Language' }).default('en'),
+});
+
+export const companyCreateInputSchema = z.object({
+  name: text('Name', 150),
+  name_ar: optionalText('Arabic name', 150),
+  /** ISO 3166-1 alpha-2, upper case. */
+  country_code: z
+    .string({ error: 'Country is required' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, { error: 'Please enter a valid Country' }),
+  settings: jsonObjectSchema.default({}),
+  features: featureFlagsSchema.default({}),
+  admin: companyAdminInputSchema,
+});
+export type CompanyCreateInput = z.input<typeof companyCreateInputSchema>;
+
+export const companyCreatedSchema = z.object({
+  company: platformCompanySchema,
+  admin: z.object({ uuid: uuidSchema, email: z.string(), name: z.string() }),
+});
+export type CompanyCreated = z.infer<typeof companyCreatedSchema>;

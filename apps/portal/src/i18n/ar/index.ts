@@ -14,6 +14,7 @@ import { geofences } from './geofences';
 import { devices } from './devices';
 import { messages } from './messages';
 import { alerts } from './alerts';
+import { platform } from './platform';
 
 /** Arabic catalog; loaded lazily (its own chunk) the first time Arabic is chosen. */
 export const ar: Resources = {
@@ -32,4 +33,5 @@ export const ar: Resources = {
   devices,
   messages,
   alerts,
+  platform,
 };

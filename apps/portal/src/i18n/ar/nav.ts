@@ -30,6 +30,7 @@ export const nav = {
     reports: 'التقارير',
     settings: 'الإعدادات',
     messages: 'الرسائل المرسلة',
+    companies: 'شركات النقل',
   },
   topbar: {
     company: 'الشركة',

@@ -13,6 +13,7 @@ import { geofences } from './geofences';
 import { devices } from './devices';
 import { messages } from './messages';
 import { alerts } from './alerts';
+import { platform } from './platform';
 
 /** English is the default language (en-US) and is bundled; Arabic is loaded on demand. */
 export const en = {
@@ -31,6 +32,7 @@ export const en = {
   devices,
   messages,
   alerts,
+  platform,
 } as const;
 
 export type Namespace = keyof typeof en;

@@ -32,6 +32,7 @@ export const nav = {
     reports: 'Reports',
     settings: 'Settings',
     messages: 'Sent messages',
+    companies: 'Transport companies',
   },
   topbar: {
     company: 'Company',

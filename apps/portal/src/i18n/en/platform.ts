@@ -1,0 +1,30 @@
+export const platform = {
+  title: 'Transport companies',
+  intro:
+    'Every transport company of the platform. Onboard a new one with its first company admin: they receive an e-mail invitation to choose a password.',
+  forbidden: 'Only a platform super admin can list or onboard transport companies.',
+  list: { title: 'Companies', users: 'Users: {{count}}' },
+  status: { active: 'Active', inactive: 'Inactive' },
+  features: {
+    emergency_driver_alert_enabled: 'Emergency driver alert',
+    geofence_events_enabled: 'Geofence events',
+    advanced_fuel_report_enabled: 'Advanced fuel report',
+    engine_device_enabled: 'Engine device',
+    wheel_dashboard_enabled: 'Wheel dashboard',
+  },
+  form: {
+    title: 'Onboard a company',
+    name: 'Company name',
+    nameAr: 'Arabic name',
+    country: 'Country (ISO code, e.g. AE)',
+    features: 'Features',
+    admin: 'First company admin',
+    adminEmail: 'E-mail',
+    adminName: 'Name',
+    adminLocale: 'Language of the invitation',
+    invitation: 'The admin gets a one-time link (valid 7 days) to choose a password, then signs in.',
+    submit: 'Create company',
+    created: '{{name}} is created; the invitation went to {{email}}.',
+    createdShort: 'Company created',
+  },
+};
