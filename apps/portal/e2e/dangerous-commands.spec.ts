@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { pageReady, signIn, switchLanguage } from './helpers';
+import { DEMO_PASSWORD, pageReady, signIn, switchLanguage } from './helpers';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
 /**
  * A command that wipes the device (format SD card) asks first, naming the device and what will be lost,
- * in the user's language; cancelling sends nothing, confirming sends it.
+ * in the user's language; cancelling sends nothing; confirming asks for the password (the step-up every
+ * device-wiping command needs, issue 18) and then sends it.
  */
 test('format SD card asks for confirmation naming the device and the consequence', async ({ page }) => {
   await signIn(page);
@@ -30,5 +31,11 @@ test('format SD card asks for confirmation naming the device and the consequence
   await expect(page.getByRole('dialog')).toContainText('تهيئة');
   await expect(page.getByRole('dialog')).toContainText('لا يمكن التراجع عن ذلك');
   await page.getByTestId('command-confirm').click();
+  // The step-up: nothing is sent until the password is verified.
+  const verify = page.getByRole('dialog');
+  await expect(verify.locator('input[type="password"]')).toBeVisible();
+  await expect(page.getByTestId('command-result')).toHaveCount(0);
+  await verify.locator('input[type="password"]').fill(DEMO_PASSWORD);
+  await verify.locator('button[type="submit"]').click();
   await expect(page.getByTestId('command-result')).toBeVisible();
 });
