@@ -1,3 +1,4 @@
+import { startOutboxLoop } from '../storage/outbox-loop';
 import type { PluginStart, RunningPlugin } from '../plugins';
 import type { Queryable } from '../storage/db';
 import { describeMailRoute, describeSmsRoute, loadMessagingConfig, type MessagingConfig } from './config';
@@ -73,48 +74,21 @@ export function startMessaging(o: StartMessagingOptions): MessagingService {
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     log: o.log,
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let busy = false;
-  let again = false;
-  let lastPrune = 0;
-  let current: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    if (stopped) return;
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    if (timer) clearTimeout(timer);
-    timer = null;
-    current = (async () => {
-      do {
-        again = false;
-        try {
-          await outbox.drain();
-          if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) {
-            lastPrune = now().getTime();
-            await outbox.prune();
-          }
-        } catch (err) {
-          o.log(`[messages] outbox pass failed: ${(err as Error).message}`);
-        }
-      } while (again && !stopped);
-      busy = false;
-      if (!stopped) timer = setTimeout(tick, o.config.MESSAGE_POLL_MS);
-    })();
-  };
-  if (o.messenger instanceof OutboxMessenger) o.messenger.onQueued = tick;
-  tick();
+  const loop = startOutboxLoop({
+    drain: () => outbox.drain(),
+    prune: () => outbox.prune(),
+    pollMs: o.config.MESSAGE_POLL_MS,
+    pruneEveryMs: PRUNE_EVERY_MS,
+    now,
+    onError: (err) => o.log(`[messages] outbox pass failed: ${err.message}`),
+  });
+  if (o.messenger instanceof OutboxMessenger) o.messenger.onQueued = loop.wake;
   return {
     outbox,
-    wake: tick,
+    wake: loop.wake,
     stop: async () => {
-      stopped = true;
       if (o.messenger instanceof OutboxMessenger) o.messenger.onQueued = null;
-      if (timer) clearTimeout(timer);
-      await current;
+      await loop.stop();
       mail.close?.();
     },
   };

@@ -1,3 +1,4 @@
+import { startOutboxLoop } from '../storage/outbox-loop';
 import type { PluginStart, RunningPlugin } from '../plugins';
 import type { Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
@@ -63,51 +64,24 @@ export async function startPush(o: StartPushOptions): Promise<PushService> {
     maxAgeMs: config.maxAgeMs,
     log: o.log,
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let lastPrune = 0;
-  let busy = false;
-  let again = false;
-  let current: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    if (stopped) return;
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    if (timer) clearTimeout(timer);
-    timer = null;
-    current = (async () => {
-      do {
-        again = false;
-        try {
-          await outbox.drain();
-          if (now().getTime() - lastPrune >= PRUNE_EVERY_MS) {
-            lastPrune = now().getTime();
-            await outbox.prune();
-          }
-        } catch (err) {
-          o.log(`push: outbox pass failed: ${(err as Error).message}`);
-        }
-      } while (again && !stopped);
-      busy = false;
-      if (!stopped) timer = setTimeout(tick, config.pollMs);
-    })();
-  };
-  const unsubscribe = o.bus?.subscribe<{ event?: string }>('realtime.*', (m) => {
-    if (m?.event === 'notification') tick();
+  const loop = startOutboxLoop({
+    drain: () => outbox.drain(),
+    prune: () => outbox.prune(),
+    pollMs: config.pollMs,
+    pruneEveryMs: PRUNE_EVERY_MS,
+    now,
+    onError: (err) => o.log(`push: outbox pass failed: ${err.message}`),
   });
-  tick();
+  const unsubscribe = o.bus?.subscribe<{ event?: string }>('realtime.*', (m) => {
+    if (m?.event === 'notification') loop.wake();
+  });
   o.log(`push: on (FCM project ${config.projectId ?? config.account.project_id} at ${config.endpoint})`);
   return {
     outbox,
     config,
     stop: async () => {
-      stopped = true;
       unsubscribe?.();
-      if (timer) clearTimeout(timer);
-      await current;
+      await loop.stop();
     },
   };
 }
