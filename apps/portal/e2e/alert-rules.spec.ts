@@ -1,15 +1,7 @@
-import { connect } from 'node:net';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-// Relative import: the protocol package is read from source (no dist is built for the e2e run).
-import {
-  encodeTeltonikaAvl,
-  encodeTeltonikaImei,
-  type DecodedRecord,
-} from '../../../packages/device-protocols/src/index';
-import { DEMO_EMAIL, DEMO_PASSWORD, pageReady, signIn, switchLanguage, unique } from './helpers';
-
-/** The gateway's Teltonika port as playwright.config.ts sets it for the server. */
-const teltonikaPort = Number(process.env.E2E_TELTONIKA_PORT ?? Number(process.env.E2E_API_PORT ?? 18080) + 1);
+import { expect, test } from '@playwright/test';
+import type { DecodedRecord } from '../../../packages/device-protocols/src/index';
+import { pageReady, signIn, switchLanguage, unique } from './helpers';
+import { apiSession, sendOverGateway } from './gateway-device';
 
 /**
  * Alert rules end to end: an admin narrows the overspeed rule on the alert rules page (limit, minimum
@@ -18,54 +10,6 @@ const teltonikaPort = Number(process.env.E2E_TELTONIKA_PORT ?? Number(process.en
  * that went over the limit, dipped under it for 20 s and went over again; when the vehicle slowed down
  * the notification was rewritten with the episode's duration and peak. The list then shows it in Arabic.
  */
-
-async function apiSession(request: APIRequestContext) {
-  const login = await request.post('/v1/login', { data: { email: DEMO_EMAIL, password: DEMO_PASSWORD } });
-  expect(login.ok()).toBe(true);
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const me = await request.get('/v1/auth', { headers: { Authorization: `Bearer ${token}` } });
-  const companies = ((await me.json()) as { data: { transport_companies: { uuid: string; name: string }[] } })
-    .data.transport_companies;
-  const company = companies.find((c) => c.name === 'Demo Transport') ?? companies[0]!;
-  return { Authorization: `Bearer ${token}`, 'X-Transport-Uuid': company.uuid };
-}
-
-/** Sends records as one Teltonika device over TCP and waits for each packet's acknowledgement. */
-async function sendOverGateway(imei: string, records: DecodedRecord[]): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const socket = connect({ port: teltonikaPort, host: '127.0.0.1' });
-    let buffer = Buffer.alloc(0);
-    let stage: 'handshake' | number = 'handshake';
-    const batches: DecodedRecord[][] = [];
-    for (let i = 0; i < records.length; i += 5) batches.push(records.slice(i, i + 5));
-    const next = () => {
-      const index = stage === 'handshake' ? 0 : stage + 1;
-      if (index >= batches.length) {
-        socket.end();
-        resolve();
-        return;
-      }
-      stage = index;
-      socket.write(encodeTeltonikaAvl(batches[index]!));
-    };
-    socket.setTimeout(20_000, () => reject(new Error(`gateway timeout at ${String(stage)}`)));
-    socket.on('error', reject);
-    socket.on('connect', () => socket.write(encodeTeltonikaImei(imei)));
-    socket.on('data', (chunk) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      if (stage === 'handshake') {
-        if (buffer[0] !== 1) return reject(new Error('IMEI refused by the gateway'));
-        buffer = buffer.subarray(1);
-        next();
-      } else if (buffer.length >= 4) {
-        const acked = buffer.readUInt32BE(0);
-        buffer = buffer.subarray(4);
-        if (acked !== batches[stage]!.length) return reject(new Error(`ack ${acked} for batch ${stage}`));
-        next();
-      }
-    });
-  });
-}
 
 test('an overspeed rule set on the page gives one de-duplicated notification for one stretch of road', async ({
   page,

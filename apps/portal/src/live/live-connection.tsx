@@ -15,6 +15,7 @@ import { useCoreText } from '../i18n/core-text';
 import { applyLiveUpdates, type LiveUpdate } from './merge';
 import { RealtimeContext } from './realtime-context';
 import { UpdateBatcher } from './update-batcher';
+import { LiveResync } from './resync';
 import { liveVehiclesKey, useLiveVehicleIds } from './use-live-vehicles';
 import { unreadKey } from './use-notifications';
 
@@ -64,19 +65,64 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
     return () => client.close();
   }, [client]);
 
+  // Catching up after a gap (see resync.ts): the live list and the unread count are fetched again on
+  // every reconnect, when the browser is back online and when the page becomes visible; live batches
+  // wait for the answer and are then applied on top of it.
+  const resync = useMemo(() => {
+    if (!client) return null;
+    const key = liveVehiclesKey(companyUuid);
+    return new LiveResync({
+      refetch: () =>
+        Promise.all([
+          queryClient.refetchQueries({ queryKey: key, exact: true }, { throwOnError: true }),
+          queryClient.invalidateQueries({ queryKey: unreadKey(companyUuid) }),
+          queryClient.invalidateQueries({ queryKey: ['list', 'notifications'] }),
+        ]),
+      apply: (batch, onlyNewer) =>
+        queryClient.setQueryData<LiveVehiclesResponse>(key, (cache) =>
+          applyLiveUpdates(cache, batch, onlyNewer),
+        ),
+    });
+  }, [client, companyUuid, queryClient]);
+
+  useEffect(() => {
+    if (!client || !resync) return;
+    let opened = client.state === 'open';
+    const offState = client.onStateChange((state) => {
+      if (state !== 'open') return;
+      // The first open follows the first fetch; every later one ends a gap.
+      if (opened) void resync.resync();
+      opened = true;
+    });
+    const wake = () => {
+      client.reconnectNow();
+      void resync.resync();
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') wake();
+    };
+    window.addEventListener('online', wake);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      offState();
+      window.removeEventListener('online', wake);
+      document.removeEventListener('visibilitychange', onVisibility);
+      resync.dispose();
+    };
+  }, [client, resync]);
+
   // Subscriptions follow the set of vehicles, not their positions: this component re-renders when a
   // vehicle is added or removed, not on every live update.
   const idsKey = useLiveVehicleIds();
   const vehicleIds = useMemo(() => (idsKey ? idsKey.split(',') : []), [idsKey]);
 
   useEffect(() => {
-    if (!client || vehicleIds.length === 0) return;
+    if (!client || !resync || vehicleIds.length === 0) return;
     const key = liveVehiclesKey(companyUuid);
     // Location updates are applied per burst (see UpdateBatcher): one cache write, so one render of
-    // the map and list and one canvas paint, for the ~1,000 updates of a second.
-    const batcher = new UpdateBatcher((batch) =>
-      queryClient.setQueryData<LiveVehiclesResponse>(key, (cache) => applyLiveUpdates(cache, batch)),
-    );
+    // the map and list and one canvas paint, for the ~1,000 updates of a second; held while a resync
+    // fetches the list.
+    const batcher = new UpdateBatcher((batch) => resync.offer(batch));
     const onUpdate = (uuid: string) => (data: unknown) => {
       if (!data || typeof data !== 'object') return;
       const update = data as LiveUpdate;
@@ -101,7 +147,7 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
       for (const off of offs) off();
       batcher.dispose();
     };
-  }, [client, vehicleIds, companyUuid, queryClient, company]);
+  }, [client, resync, vehicleIds, companyUuid, queryClient, company]);
 
   const { t } = useTranslation('notifications');
   useEffect(() => {

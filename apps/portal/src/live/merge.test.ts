@@ -92,6 +92,19 @@ describe('applyLiveUpdates', () => {
     expect(next?.data[1]).toBe(b);
     expect(applyLiveUpdates(before, new Map())).toBe(before);
   });
+
+  it('onlyNewer (updates held during a resync) never moves a vehicle back in time', () => {
+    const fetched = cache(vehicle('a', location({ created_at: '2026-11-21T07:59:30Z', latitude: 3 })));
+    const stale = new Map([['a', location({ created_at: '2026-11-21T07:59:10Z', latitude: 1 })]]);
+    expect(applyLiveUpdates(fetched, stale, true)).toBe(fetched);
+    // The ordinary stream path applies it (the stream is in order; this rule is for the resync only).
+    expect(applyLiveUpdates(fetched, stale)?.data[0]?.location?.latitude).toBe(1);
+    const fresh = new Map([['a', location({ created_at: '2026-11-21T07:59:40Z', latitude: 4 })]]);
+    expect(applyLiveUpdates(fetched, fresh, true)?.data[0]?.location?.latitude).toBe(4);
+    // No location yet, or no time on the update: applied (nothing to compare).
+    const empty = cache(vehicle('a', null));
+    expect(applyLiveUpdates(empty, stale, true)?.data[0]?.location?.latitude).toBe(1);
+  });
 });
 
 describe('liveStatuses', () => {

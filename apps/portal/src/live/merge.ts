@@ -25,22 +25,34 @@ export function applyLiveUpdate(
   return { ...cache, data };
 }
 
-/** Applies many updates (one animation frame's worth) with one copy of the list. */
+/**
+ * Applies many updates (one animation frame's worth) with one copy of the list. `onlyNewer` (updates
+ * held during a resync, see resync.ts) skips an update whose time is before the cached location's.
+ */
 export function applyLiveUpdates(
   cache: LiveVehiclesResponse | undefined,
   updates: ReadonlyMap<string, LiveUpdate>,
+  onlyNewer = false,
 ): LiveVehiclesResponse | undefined {
   if (!cache || updates.size === 0) return cache;
   let data: LiveVehicle[] | null = null;
   cache.data.forEach((vehicle, index) => {
     const update = updates.get(vehicle.uuid);
     if (!update) return;
+    if (onlyNewer && isOlder(update.created_at, vehicle.location?.created_at)) return;
     const merged = mergeLocation<Partial<LocationRecord>>(vehicle.location, update);
     if (!merged.created_at) return;
     data ??= cache.data.slice();
     data[index] = { ...vehicle, location: merged as LocationRecord };
   });
   return data ? { ...cache, data } : cache;
+}
+
+function isOlder(update: string | null | undefined, cached: string | null | undefined): boolean {
+  if (!update || !cached) return false;
+  const a = Date.parse(update);
+  const b = Date.parse(cached);
+  return Number.isFinite(a) && Number.isFinite(b) && a < b;
 }
 
 export type StatusCounts = Record<StatusTab, number>;

@@ -252,6 +252,33 @@ describe('RealtimeClient against a real ws server', () => {
     expect(server.received).toEqual([{ event: 'ping' }, { event: 'ping' }]);
   });
 
+  it('reconnectNow dials at once while reconnecting, and only then', async () => {
+    const client = make();
+    expect(client.reconnectNow()).toBe(false); // never connected: nothing to resume
+    client.connect();
+    await server.waitForConnection(1);
+    await until(() => client.state === 'open');
+    expect(client.reconnectNow()).toBe(false); // open: nothing to do
+    const port = server.port;
+
+    await server.close();
+    await until(() => client.state === 'reconnecting');
+    server = await startServer(port);
+    // No 15 s wait: the network is back, the client dials now; a second call while dialling is ignored.
+    expect(client.reconnectNow()).toBe(true);
+    expect(client.reconnectNow()).toBe(false);
+    await server.waitForConnection(1);
+    await until(() => client.state === 'open');
+    expect(server.connections).toHaveLength(1);
+    // The retry interval was stopped by the open: more time opens no second socket.
+    vi.advanceTimersByTime(45_000);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(server.connections).toHaveLength(1);
+
+    client.close();
+    expect(client.reconnectNow()).toBe(false); // a deliberate close stays closed
+  });
+
   it('deliberate close stops ping and reconnect', async () => {
     const client = make();
     client.connect();

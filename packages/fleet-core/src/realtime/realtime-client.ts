@@ -188,6 +188,18 @@ export class RealtimeClient {
     if (this.currentState !== 'idle' || socket) this.setState('closed');
   }
 
+  /**
+   * Tries to connect now instead of at the next 15 s retry: the browser said the network is back
+   * (`online`) or the page became visible again. Only while reconnecting and not already dialling;
+   * returns whether a new socket was started.
+   */
+  reconnectNow(): boolean {
+    if (this.currentState !== 'reconnecting') return false;
+    if (this.socket && this.socket.readyState === CONNECTING) return false;
+    this.open();
+    return true;
+  }
+
   /** Registers a listener for one key; returns the unsubscribe function. */
   on(key: string, listener: RealtimeListener): () => void {
     let set = this.listeners.get(key);
