@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { U1, U2, deviceCommand, location, notification } from '../test/fixtures';
 import {
   PING_MESSAGE,
+  parseRealtimeFrame,
   parseRealtimeMessage,
   realtimeDataSchemas,
+  realtimeFrameText,
   realtimeEvents,
   websocketPath,
   websocketUrl,
@@ -58,5 +60,55 @@ describe('real-time messages', () => {
     expect(realtimeDataSchemas.notification.safeParse(notification).success).toBe(true);
     expect(realtimeDataSchemas['device-command-response'].safeParse(deviceCommand).success).toBe(true);
     expect(realtimeDataSchemas.pong.safeParse(undefined).success).toBe(true);
+  });
+});
+
+describe('real-time frames (one message or a batch, checked against the contract)', () => {
+  const live = { ...location, vehicle_uuid: U1 };
+  const msg = (event: string, data: unknown, path = U1) => ({ event, path, data });
+  it.each<[string, unknown, { events: string[]; invalid: number }]>([
+    ['one location', msg('device-location', live), { events: ['device-location'], invalid: 0 }],
+    [
+      'a batch of two kinds',
+      [msg('device-location', live), msg('generic-device-location', live)],
+      { events: ['device-location', 'generic-device-location'], invalid: 0 },
+    ],
+    ['pong', { event: 'pong' }, { events: ['pong'], invalid: 0 }],
+    ['a notification', msg('notification', notification, U2), { events: ['notification'], invalid: 0 }],
+    [
+      'a command response',
+      msg('device-command-response', deviceCommand),
+      { events: ['device-command-response'], invalid: 0 },
+    ],
+    [
+      'a location without its vehicle is dropped, the rest of the batch kept',
+      [msg('device-location', location), msg('device-location', live)],
+      { events: ['device-location'], invalid: 1 },
+    ],
+    ['a location with a bad speed', msg('device-location', { ...live, speed: -1 }), { events: [], invalid: 1 }],
+    ['an unknown event', msg('hello', {}), { events: [], invalid: 1 }],
+    ['ping is not a server message', { event: 'ping' }, { events: [], invalid: 1 }],
+    ['no path', { event: 'device-location', data: live }, { events: [], invalid: 1 }],
+    ['not an object', [1, null], { events: [], invalid: 2 }],
+    ['an empty batch', [], { events: [], invalid: 0 }],
+  ])('%s', (_name, payload, expected) => {
+    const frame = parseRealtimeFrame(JSON.stringify(payload));
+    expect(frame.messages.map((m) => m.event)).toEqual(expected.events);
+    expect(frame.invalid).toBe(expected.invalid);
+  });
+
+  it('counts a frame that is not JSON as one invalid message', () => {
+    expect(parseRealtimeFrame('{oops')).toEqual({ messages: [], invalid: 1 });
+  });
+
+  it('keeps the data of a valid message', () => {
+    const frame = parseRealtimeFrame(JSON.stringify(msg('device-location', live)));
+    expect(frame.messages[0]).toEqual({ event: 'device-location', path: U1, data: live });
+  });
+
+  it('writes one message alone and several as an array, without serialising them again', () => {
+    const a = JSON.stringify(msg('device-location', live));
+    expect(realtimeFrameText([a])).toBe(a);
+    expect(JSON.parse(realtimeFrameText([a, a]))).toEqual([JSON.parse(a), JSON.parse(a)]);
   });
 });

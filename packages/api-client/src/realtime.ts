@@ -78,6 +78,89 @@ export function websocketUrl(
   return `${base}${websocketPath(companyUuid, userUuid)}${query}`;
 }
 
+/** The events the server sends (ping is the client's, pong is answered on the socket itself). */
+export const serverRealtimeEvents = [
+  'device-location',
+  'generic-device-location',
+  'notification',
+  'command-response',
+  'device-command-response',
+] as const satisfies readonly RealtimeEvent[];
+export type ServerRealtimeEvent = (typeof serverRealtimeEvents)[number];
+
+/** The `data` of an event kind, as its schema describes it. */
+export type RealtimeDataOf<E extends RealtimeEvent> = z.infer<(typeof realtimeDataSchemas)[E]>;
+
+/**
+ * One message the server sends, `data` typed by its event: what the server's publishers are checked
+ * against at compile time (`satisfies`) and what the clients get after {@link parseRealtimeFrame}.
+ */
+export type RealtimeServerMessage = {
+  [E in ServerRealtimeEvent]: { event: E; path: string; data: RealtimeDataOf<E> };
+}[ServerRealtimeEvent];
+
+const serverMessage = <E extends ServerRealtimeEvent>(event: E) =>
+  z.object({ event: z.literal(event), path: z.string(), data: realtimeDataSchemas[event] });
+
+/** A server message checked against its event's data schema (one discriminated union). */
+export const realtimeServerMessageSchema = z.discriminatedUnion('event', [
+  serverMessage('device-location'),
+  serverMessage('generic-device-location'),
+  serverMessage('notification'),
+  serverMessage('command-response'),
+  serverMessage('device-command-response'),
+]);
+// The schema and the type say the same thing (a compile error here when they drift apart).
+true satisfies z.infer<typeof realtimeServerMessageSchema> extends RealtimeServerMessage
+  ? RealtimeServerMessage extends z.infer<typeof realtimeServerMessageSchema>
+    ? true
+    : false
+  : false;
+
+/**
+ * A WebSocket frame from the server: one message, or (issue 13) a JSON array of messages, the server's
+ * batch of one burst for one client. Each message of a batch is handled exactly as if it had come alone.
+ */
+export interface RealtimeFrame {
+  /** The valid messages of the frame, in order (pong included). */
+  messages: (RealtimeServerMessage | typeof PONG_MESSAGE)[];
+  /** Messages dropped because they are not JSON or do not fit the contract (never cast). */
+  invalid: number;
+}
+
+/**
+ * Parses a frame from the server with the contract's schemas: every message is checked against its
+ * event's `data` schema; one that does not fit is dropped and counted, the rest of the batch is kept.
+ */
+export function parseRealtimeFrame(text: string): RealtimeFrame {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { messages: [], invalid: 1 };
+  }
+  const items = Array.isArray(raw) ? raw : [raw];
+  const frame: RealtimeFrame = { messages: [], invalid: 0 };
+  for (const item of items) {
+    if ((item as { event?: unknown } | null)?.event === 'pong') {
+      frame.messages.push(PONG_MESSAGE);
+      continue;
+    }
+    const parsed = realtimeServerMessageSchema.safeParse(item);
+    if (parsed.success) frame.messages.push(parsed.data);
+    else frame.invalid += 1;
+  }
+  return frame;
+}
+
+/**
+ * The text of a batch frame: one message alone as itself, several as a JSON array. Takes messages already
+ * serialised (the server words some per connection and never serialises one twice).
+ */
+export function realtimeFrameText(serialised: readonly string[]): string {
+  return serialised.length === 1 ? serialised[0]! : `[${serialised.join(',')}]`;
+}
+
 /** Parses an incoming frame's text; null when it is not JSON or not a message of the contract. */
 export function parseRealtimeMessage(text: string): RealtimeMessage | null {
   let raw: unknown;

@@ -100,9 +100,9 @@ export function CommandsPanel({
   const [confirmOpen, setConfirmOpen] = useState(false);
 
   const uuid = device.data?.uuid;
-  useRealtimeEvent('command-response', uuid, (data) => {
-    const answer = data as DeviceCommand | null;
-    if (!answer || typeof answer !== 'object') return;
+  useRealtimeEvent('command-response', uuid, (_data, message) => {
+    if (message.event !== 'command-response' && message.event !== 'device-command-response') return;
+    const answer = message.data;
     setLast((current) => (!current || current.uuid === answer.uuid ? answer : current));
     void queryClient.invalidateQueries({ queryKey: ['commands', uuid] });
   });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { LiveVehiclesResponse, Notification } from '@fleet/api-client';
+import { parseRealtimeFrame, type LiveVehiclesResponse } from '@fleet/api-client';
 import {
   RealtimeClient,
   realtimeKey,
@@ -12,8 +12,8 @@ import {
 import { Button, Dialog, PlateCard } from '@fleet/ui';
 import { useServices, useSession } from '../state/app-context';
 import { useCoreText } from '../i18n/core-text';
-import { applyLiveUpdates, type LiveUpdate } from './merge';
-import { RealtimeContext } from './realtime-context';
+import { applyLiveUpdates } from './merge';
+import { RealtimeContext, type PortalRealtimeMessage } from './realtime-context';
 import { UpdateBatcher } from './update-batcher';
 import { LiveResync } from './resync';
 import { liveVehiclesKey, useLiveVehicleIds } from './use-live-vehicles';
@@ -48,13 +48,16 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
   // One client per company, user, token and language; constructing it connects nothing (the effect does).
   const client = useMemo(() => {
     if (!companyUuid || !userUuid || typeof WebSocket === 'undefined') return null;
-    return new RealtimeClient({
+    return new RealtimeClient<PortalRealtimeMessage>({
       baseUrl: window.location.origin,
       firstId: companyUuid,
       secondId: userUuid,
       token,
       locale,
       createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      // Every message is checked against the contract's schema of its event; one that does not fit is
+      // dropped and counted (client.droppedCount), never cast.
+      parseFrame: parseRealtimeFrame,
       logger: console,
     });
   }, [companyUuid, userUuid, token, locale]);
@@ -123,9 +126,9 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
     // the map and list and one canvas paint, for the ~1,000 updates of a second; held while a resync
     // fetches the list.
     const batcher = new UpdateBatcher((batch) => resync.offer(batch));
-    const onUpdate = (uuid: string) => (data: unknown) => {
-      if (!data || typeof data !== 'object') return;
-      const update = data as LiveUpdate;
+    const onUpdate = (uuid: string) => (_data: unknown, message: PortalRealtimeMessage) => {
+      if (message.event !== 'device-location' && message.event !== 'generic-device-location') return;
+      const update = message.data;
       batcher.push(uuid, update);
       if (shouldShowEmergencyAlert(update, company)) {
         const vehicle = queryClient
@@ -152,9 +155,9 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
   const { t } = useTranslation('notifications');
   useEffect(() => {
     if (!client || !userUuid) return;
-    return client.on(realtimeKey('notification', userUuid), (data) => {
-      const notification = data as Partial<Notification> | null;
-      if (!notification || typeof notification !== 'object') return;
+    return client.on(realtimeKey('notification', userUuid), (_data, message) => {
+      if (message.event !== 'notification') return;
+      const notification = message.data;
       toasts.show({
         kind: 'warning',
         message: notification.title || t('toast.received'),

@@ -1,9 +1,14 @@
 import { createContext, useContext, useEffect, useRef } from 'react';
+import type { RealtimeFrame } from '@fleet/api-client';
 import { realtimeKey, type RealtimeClient } from '@fleet/core';
 
-export const RealtimeContext = createContext<RealtimeClient | null>(null);
+/** A message as the portal's client hands it out: parsed with the contract's schemas, typed by event. */
+export type PortalRealtimeMessage = RealtimeFrame['messages'][number];
+export type PortalRealtimeClient = RealtimeClient<PortalRealtimeMessage>;
 
-export function useRealtimeClient(): RealtimeClient | null {
+export const RealtimeContext = createContext<PortalRealtimeClient | null>(null);
+
+export function useRealtimeClient(): PortalRealtimeClient | null {
   return useContext(RealtimeContext);
 }
 
@@ -14,7 +19,7 @@ export function useRealtimeClient(): RealtimeClient | null {
 export function useRealtimeEvent(
   event: string,
   path: string | null | undefined,
-  listener: (data: unknown) => void,
+  listener: (data: unknown, message: PortalRealtimeMessage) => void,
 ) {
   const client = useRealtimeClient();
   const latest = useRef(listener);
@@ -23,6 +28,6 @@ export function useRealtimeEvent(
   });
   useEffect(() => {
     if (!client || !path) return;
-    return client.on(realtimeKey(event, path), (data) => latest.current(data));
+    return client.on(realtimeKey(event, path), (data, message) => latest.current(data, message));
   }, [client, event, path]);
 }

@@ -338,8 +338,12 @@ export class SimWsClient {
           resolve();
         });
         ws.on('message', (raw: Buffer) => {
-          const m = JSON.parse(raw.toString('utf8')) as SimWsClient['events'][number];
-          this.events.push({ ...m, at: Date.now() });
+          // A frame is one message or a batch of them (the hub's burst for this client, issue 13).
+          const frame = JSON.parse(raw.toString('utf8')) as
+            | SimWsClient['events'][number]
+            | SimWsClient['events'][number][];
+          const at = Date.now();
+          for (const m of Array.isArray(frame) ? frame : [frame]) this.events.push({ ...m, at });
         });
         ws.on('error', () => undefined);
         ws.on('close', () => {

@@ -9,7 +9,7 @@ import {
   type EncodeCommandResult,
 } from '@fleet/device-protocols';
 import type { Queryable } from '../storage/db';
-import { subjects, type Bus } from '../realtime/bus';
+import { publishOn, subjects, type Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 
 /**
@@ -191,7 +191,7 @@ export class CommandService {
         input.answerKey ?? null,
       ],
     );
-    await this.bus.publish(subjects.commands(input.deviceUuid), { commandId: ins!.id });
+    await publishOn(this.bus, subjects.commands(input.deviceUuid), { commandId: ins!.id });
     return (await this.row(ins!.id))!;
   }
 

@@ -13,7 +13,7 @@ import {
   type DecodedRecord,
 } from '@fleet/device-protocols';
 import type { DeviceRef, LocationInput, Storage } from '../storage/storage';
-import { subjects, type Bus } from '../realtime/bus';
+import { patterns, publishOn, subjects, subscribeOn, type Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 import { CommandService } from '../commands/service';
 import type { GatewayConfig } from './config';
@@ -211,7 +211,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     if (fresh.length === 0) return;
     for (const r of fresh) withIoElements(r);
     bg(
-      bus.publish(subjects.locations(device.companyUuid, device.deviceUuid), {
+      publishOn(bus, subjects.locations(device.companyUuid, device.deviceUuid), {
         companyUuid: device.companyUuid,
         deviceUuid: device.deviceUuid,
         vehicleUuid: device.vehicleUuid,
@@ -220,7 +220,8 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
       'publish locations',
     );
-    if (!device.vehicleUuid) return;
+    const vehicleUuid = device.vehicleUuid;
+    if (!vehicleUuid) return;
     const sorted = fresh.length > 1 ? [...fresh].sort((a, b) => +a.fixTime - +b.fixTime) : fresh;
     for (const r of sorted) {
       if (r.valid === false) continue;
@@ -228,9 +229,9 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
         publishRealtime(bus, {
           company_uuid: device.companyUuid,
           event: generic ? 'generic-device-location' : 'device-location',
-          path: device.vehicleUuid,
-          data: liveLocation(r, device),
-          vehicle_uuid: device.vehicleUuid,
+          path: vehicleUuid,
+          data: liveLocation(r, device, vehicleUuid),
+          vehicle_uuid: vehicleUuid,
         }),
         'publish realtime',
       );
@@ -753,7 +754,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     });
   }
 
-  const unsubscribe = bus.subscribe<{ commandId: number }>('commands.*', async (_msg, subject) => {
+  const unsubscribe = subscribeOn(bus, patterns.commands, async (_msg, subject) => {
     const conn = registry.get(subject.slice('commands.'.length));
     if (conn) await commands.dispatch(conn.link);
   });

@@ -6,6 +6,7 @@ import {
   type DecodedRecord,
   type IoValue,
 } from '@fleet/device-protocols';
+import type { LiveLocation } from '@fleet/api-client';
 import type { DeviceRef, LocationInput } from '../storage/storage';
 
 /** Oldest and newest fix time accepted as a position (older: GPS week rollover, newer: clock drift). */
@@ -116,8 +117,11 @@ export function powerCutOf(records: readonly DecodedRecord[]): boolean | undefin
   return state;
 }
 
-/** Realtime `data` of device-location / generic-device-location: the location record naming its vehicle. */
-export function liveLocation(input: LocationInput, device: DeviceRef) {
+/**
+ * Realtime `data` of device-location / generic-device-location: the location record naming its vehicle,
+ * checked against the contract's schema type (api-client `LiveLocation`) at compile time.
+ */
+export function liveLocation(input: LocationInput, device: DeviceRef, vehicleUuid: string) {
   return {
     created_at: input.fixTime.toISOString(),
     ignition: input.ignition ? (1 as const) : (0 as const),
@@ -128,10 +132,10 @@ export function liveLocation(input: LocationInput, device: DeviceRef) {
     io_elements: input.ioElements ?? {},
     digital_output1: input.digitalOutput1 === 1 ? (1 as const) : (0 as const),
     digital_output2: input.digitalOutput2 === 1 ? (1 as const) : (0 as const),
-    vehicle_uuid: device.vehicleUuid,
+    vehicle_uuid: vehicleUuid,
     device_imei: device.imei,
     heading: input.course === null || input.course === undefined ? null : ((input.course % 360) + 360) % 360,
     altitude: input.altitude ?? null,
     satellites: input.satellites ?? null,
-  };
+  } satisfies LiveLocation;
 }

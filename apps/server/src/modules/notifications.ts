@@ -5,7 +5,7 @@ import { containsPattern, type Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
 import { publishRealtime } from '../realtime/hub';
 import type { Locale } from '../http/i18n';
-import { alertKeysMatching, alertLocale, localizedAlertText } from '../pipeline/alerts/messages';
+import { alertKeysMatching, alertLocale, localizedAlertText } from '../alerts/messages';
 import { sortExpression } from './list-sort';
 
 interface NotificationRow {

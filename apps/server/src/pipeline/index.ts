@@ -16,7 +16,7 @@ export * from './salik/detector';
 export * from './salik/load';
 export * from './salik/api-gates';
 export * from './alerts/engine';
-export * from './alerts/messages';
+export * from '../alerts/messages';
 export * from './alerts/from-rules';
 export * from './scheduled/instances';
 export * from './rollups/fuel';

@@ -11,6 +11,9 @@
  * - `realtime.<companyUuid>`: {@link RealtimeEnvelope}s for WebSocket delivery (anyone -> hub)
  * - `commands.<deviceUuid>`: device commands for whichever gateway holds the connection
  */
+import type { LocationBatchMessage } from '../pipeline/service/ports';
+import type { RealtimeEnvelope } from './hub';
+
 export type BusHandler<T = unknown> = (message: T, subject: string) => void | Promise<void>;
 
 export interface SubscribeOptions {
@@ -24,11 +27,61 @@ export interface Bus {
   close(): Promise<void>;
 }
 
+/**
+ * The message of each subject family: what the bus is typed by. The transport (`Bus`) moves any JSON;
+ * the product's publishers and subscribers go through {@link publishOn} / {@link subscribeOn} with a
+ * {@link subjects} subject or a {@link patterns} pattern, so a message that does not fit its subject
+ * is a compile error.
+ */
+export interface BusMessages {
+  /** A device's stored records (gateway -> pipeline). */
+  locations: LocationBatchMessage;
+  /** One realtime message of the api-client contract with its routing keys (anyone -> hub). */
+  realtime: RealtimeEnvelope;
+  /** "Send the queued command now" signal for whichever gateway holds the device. */
+  commands: { commandId: number };
+}
+export type BusFamily = keyof BusMessages;
+
+/** A concrete subject of one family (a string, so the transport takes it as is). */
+export type Subject<F extends BusFamily> = string & { readonly __subject: F };
+/** A subscription pattern covering subjects of one family only. */
+export type Pattern<F extends BusFamily> = string & { readonly __pattern: F };
+
 export const subjects = {
-  locations: (companyUuid: string, deviceUuid: string) => `locations.${companyUuid}.${deviceUuid}`,
-  realtime: (companyUuid: string) => `realtime.${companyUuid}`,
-  commands: (deviceUuid: string) => `commands.${deviceUuid}`,
+  locations: (companyUuid: string, deviceUuid: string) =>
+    `locations.${companyUuid}.${deviceUuid}` as Subject<'locations'>,
+  realtime: (companyUuid: string) => `realtime.${companyUuid}` as Subject<'realtime'>,
+  commands: (deviceUuid: string) => `commands.${deviceUuid}` as Subject<'commands'>,
 } as const;
+
+export const patterns = {
+  /** Every device's locations (`locations.>`). */
+  locations: 'locations.>' as Pattern<'locations'>,
+  /** Every company's realtime messages (`realtime.*`). */
+  realtime: 'realtime.*' as Pattern<'realtime'>,
+  /** Every device's command signals (`commands.*`). */
+  commands: 'commands.*' as Pattern<'commands'>,
+} as const;
+
+/** Publishes a message on a subject of its family (typed). */
+export function publishOn<F extends BusFamily>(
+  bus: Bus,
+  subject: Subject<F>,
+  message: BusMessages[F],
+): Promise<void> {
+  return bus.publish(subject, message);
+}
+
+/** Subscribes to a family's pattern; the handler gets that family's message type. */
+export function subscribeOn<F extends BusFamily>(
+  bus: Bus,
+  pattern: Pattern<F>,
+  handler: BusHandler<BusMessages[F]>,
+  options?: SubscribeOptions,
+): () => void {
+  return bus.subscribe(pattern, handler, options);
+}
 
 /** NATS subject matching: `*` one token, `>` one or more trailing tokens. */
 export function subjectMatches(pattern: string, subject: string): boolean {

@@ -1,36 +1,25 @@
 import type { Queryable } from '../storage/db';
 import type { Scope } from '../tenancy/context';
-import { subjects, type Bus } from './bus';
-import { localizedAlertText, type AlertLocale } from '../pipeline/alerts/messages';
+import { realtimeFrameText, type RealtimeServerMessage } from '@fleet/api-client';
+import { patterns, publishOn, subjects, subscribeOn, type Bus } from './bus';
+import { localizedAlertText, type AlertLocale } from '../alerts/messages';
 import { websocketJoined, websocketSent } from '../metrics/metrics';
 
-/** Event kinds of spec section 4 (plus pong, answered directly). */
-export const realtimeEvents = [
-  'device-location',
-  'generic-device-location',
-  'notification',
-  'command-response',
-  'device-command-response',
-] as const;
-export type RealtimeEvent = (typeof realtimeEvents)[number];
-
 /**
- * What producers publish on `realtime.<companyUuid>`: the spec's {event, path, data} plus routing
- * keys. `vehicle_uuid` limits delivery to users whose scope covers that vehicle; `user_uuid` limits
- * it to one user (notifications). Neither = every user of the company.
+ * What producers publish on `realtime.<companyUuid>`: one message of the contract (api-client
+ * realtime.ts, `data` typed by its event, so every publisher is checked at compile time) plus routing
+ * keys. `vehicle_uuid` limits delivery to users whose scope covers that vehicle; `user_uuid` limits it
+ * to one user (notifications). Neither = every user of the company.
  */
-export interface RealtimeEnvelope {
+export type RealtimeEnvelope = RealtimeServerMessage & {
   company_uuid: string;
-  event: RealtimeEvent;
-  path: string;
-  data: unknown;
   vehicle_uuid?: string | null;
   user_uuid?: string | null;
-}
+};
 
 /** Publish for WebSocket delivery (works on any node once the bus is NATS). */
 export function publishRealtime(bus: Bus, envelope: RealtimeEnvelope): Promise<void> {
-  return bus.publish(subjects.realtime(envelope.company_uuid), envelope);
+  return publishOn(bus, subjects.realtime(envelope.company_uuid), envelope);
 }
 
 export interface RealtimeSocket {
@@ -60,22 +49,50 @@ interface VehicleScope {
 
 const OPEN = 1;
 
+export interface RealtimeHubOptions {
+  /**
+   * How long a client's messages are gathered before they go out as one frame (issue 13: a burst of
+   * updates travels as one WebSocket message carrying many vehicles). Default 20 ms; 0 sends each
+   * message alone, at once.
+   */
+  batchMs?: number;
+  /** A client's frame goes out at once when it holds this many messages (default 500). */
+  maxBatch?: number;
+}
+
 /**
  * Holds this node's WebSocket clients and delivers bus envelopes to the ones allowed to see them.
  * Vehicle scopes are cached for a minute ({@link invalidateVehicle} after a vehicle moves scope).
+ *
+ * Batching (issue 13): a message for a client is queued, and every `batchMs` the queue of each client
+ * goes out as one frame: a lone message as itself, several as a JSON array of messages in the order they
+ * were published (api-client `realtimeFrameText`; the clients handle each member as if it had come alone,
+ * and the portal applies a burst in one cache write). Messages are serialised once per envelope (once
+ * per language for alert notifications) and the frame is their texts joined, never a second
+ * serialisation. Up to `batchMs` of latency is the price; a closing hub sends what is queued first.
  */
 export class RealtimeHub {
   private readonly byCompany = new Map<string, Set<RealtimeClient>>();
   private readonly vehicles = new Map<string, VehicleScope | null>();
   private readonly off: () => void;
+  private readonly queued = new Map<RealtimeClient, string[]>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly batchMs: number;
+  private readonly maxBatch: number;
+  /** Messages handed to sockets (a batch counts each of its messages). */
   delivered = 0;
+  /** WebSocket frames sent (a batch is one frame). */
+  frames = 0;
 
   constructor(
     private readonly db: Queryable,
     bus: Bus,
     private readonly now: () => number = Date.now,
+    options: RealtimeHubOptions = {},
   ) {
-    this.off = bus.subscribe<RealtimeEnvelope>('realtime.*', async (env) => {
+    this.batchMs = Math.max(0, options.batchMs ?? 20);
+    this.maxBatch = Math.max(1, options.maxBatch ?? 500);
+    this.off = subscribeOn(bus, patterns.realtime, async (env) => {
       await this.deliver(env);
     });
   }
@@ -88,6 +105,7 @@ export class RealtimeHub {
     return () => {
       left();
       set.delete(client);
+      this.queued.delete(client);
       if (set.size === 0) this.byCompany.delete(client.companyUuid);
     };
   }
@@ -115,6 +133,7 @@ export class RealtimeHub {
     return v;
   }
 
+  /** Queues the envelope's message for every client allowed to see it; resolves with their number. */
   async deliver(env: RealtimeEnvelope): Promise<number> {
     const clients = this.byCompany.get(env.company_uuid);
     if (!clients || clients.size === 0) return 0;
@@ -132,8 +151,8 @@ export class RealtimeHub {
       worded ??= new Map();
       const hit = worded.get(locale);
       if (hit !== undefined) return hit;
-      const view = env.data as { data?: unknown } | null;
-      const localized = view ? localizedAlertText(view.data, locale) : null;
+      const view = env.data;
+      const localized = localizedAlertText(view.data, locale);
       const out = localized
         ? JSON.stringify({ event: env.event, path: env.path, data: { ...view, ...localized } })
         : text;
@@ -148,20 +167,53 @@ export class RealtimeHub {
         if (vehicle.company_id !== c.companyId) continue;
         if (c.scope && vehicle[c.scope.column] !== c.scope.id) continue;
       }
-      try {
-        c.socket.send(textFor(c.locale));
-        n++;
-      } catch {
-        /* a dead socket is removed by its close handler */
-      }
+      this.enqueue(c, textFor(c.locale));
+      n++;
     }
     this.delivered += n;
     websocketSent(n);
     return n;
   }
 
+  private enqueue(client: RealtimeClient, text: string): void {
+    if (this.batchMs === 0) {
+      this.send(client, [text]);
+      return;
+    }
+    let queue = this.queued.get(client);
+    if (!queue) this.queued.set(client, (queue = []));
+    queue.push(text);
+    if (queue.length >= this.maxBatch) {
+      this.queued.delete(client);
+      this.send(client, queue);
+      return;
+    }
+    this.timer ??= setTimeout(() => this.flush(), this.batchMs);
+    this.timer.unref?.();
+  }
+
+  /** Sends every client's queued messages now (one frame per client). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const queued = [...this.queued];
+    this.queued.clear();
+    for (const [client, texts] of queued) this.send(client, texts);
+  }
+
+  private send(client: RealtimeClient, texts: string[]): void {
+    if (texts.length === 0 || client.socket.readyState !== OPEN) return;
+    try {
+      client.socket.send(realtimeFrameText(texts));
+      this.frames++;
+    } catch {
+      /* a dead socket is removed by its close handler */
+    }
+  }
+
   close(): void {
     this.off();
+    this.flush();
     for (const set of this.byCompany.values())
       for (const c of set) c.socket.close(1001, 'server shutting down');
     this.byCompany.clear();

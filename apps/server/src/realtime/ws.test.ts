@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildWorld, type World } from '../../test/fixtures';
+import { parseRealtimeFrame, type LiveLocation, type Notification } from '@fleet/api-client';
 import { publishRealtime } from './hub';
 
 let h: Harness;
@@ -26,15 +27,60 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** A live location of the contract (every field the schema asks for). */
+function loc(vehicleUuid: string, speed: number, at = '2026-11-21T08:00:00.000Z'): LiveLocation {
+  return {
+    created_at: at,
+    ignition: 1,
+    is_idle: false,
+    latitude: 25.2,
+    longitude: 55.3,
+    speed,
+    io_elements: { '239': { value: 1 } },
+    digital_output1: 0,
+    digital_output2: 0,
+    vehicle_uuid: vehicleUuid,
+  };
+}
+
+/** A notification of the contract. */
+function note(over: Partial<Notification> = {}): Notification {
+  return {
+    uuid: '00000000-0000-4000-8000-000000000001',
+    type: 'overspeed',
+    title: 'x',
+    message: 'y',
+    created_at: '2026-11-21T08:00:00.000Z',
+    device_created_at: null,
+    vehicle: null,
+    violation_value: null,
+    read: false,
+    read_at: null,
+    icon: null,
+    ...over,
+  };
+}
+
+/**
+ * A client socket: `messages` has every message received (a batch frame counted message by message,
+ * each one checked against the contract: one that does not fit fails the test), `frames` the frames.
+ */
 function open(
   path: string,
   headers: Record<string, string> = {},
-): Promise<{ ws: WebSocket; messages: unknown[] } | number> {
+): Promise<{ ws: WebSocket; messages: unknown[]; frames: number } | number> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`${base}${path}`, { headers });
     const messages: unknown[] = [];
-    ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
-    ws.on('open', () => resolve({ ws, messages }));
+    const client = { ws, messages, frames: 0 };
+    ws.on('message', (d) => {
+      client.frames += 1;
+      const text = d.toString();
+      expect(parseRealtimeFrame(text).invalid).toBe(0);
+      const frame = JSON.parse(text) as unknown;
+      messages.push(...(Array.isArray(frame) ? frame : [frame]));
+    });
+    ws.on('open', () => resolve(client));
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => resolve(-1));
   });
@@ -87,31 +133,31 @@ describe('WebSocket', () => {
       event: 'device-location',
       path: vehicleA2,
       vehicle_uuid: vehicleA2,
-      data: { speed: 1 },
+      data: loc(vehicleA2, 1),
     });
     await publishRealtime(h.bus, {
       company_uuid: w.a.uuid,
       event: 'device-location',
       path: vehicleA1,
       vehicle_uuid: vehicleA1,
-      data: { speed: 2 },
+      data: loc(vehicleA1, 2),
     });
     await publishRealtime(h.bus, {
       company_uuid: w.a.uuid,
       event: 'notification',
       path: 'notifications',
       user_uuid: w.users.branchA1.uuid,
-      data: { title: 'x' },
+      data: note(),
     });
     await until(() => admin.messages.length >= 2 && branch1.messages.length >= 2);
     await new Promise((r) => setTimeout(r, 50));
     expect(admin.messages).toEqual([
-      { event: 'device-location', path: vehicleA2, data: { speed: 1 } },
-      { event: 'device-location', path: vehicleA1, data: { speed: 2 } },
+      { event: 'device-location', path: vehicleA2, data: loc(vehicleA2, 1) },
+      { event: 'device-location', path: vehicleA1, data: loc(vehicleA1, 2) },
     ]);
     expect(branch1.messages).toEqual([
-      { event: 'device-location', path: vehicleA1, data: { speed: 2 } },
-      { event: 'notification', path: 'notifications', data: { title: 'x' } },
+      { event: 'device-location', path: vehicleA1, data: loc(vehicleA1, 2) },
+      { event: 'notification', path: 'notifications', data: note() },
     ]);
     expect(other.messages).toEqual([]);
     for (const c of [admin, branch1, other]) c.ws.close();
@@ -124,8 +170,7 @@ describe('WebSocket', () => {
     const ar = await open(`/ws/${w.a.uuid}/${w.users.adminA.uuid}?${q}&locale=ar`);
     const en = await open(`/ws/${w.a.uuid}/${w.users.adminA.uuid}?${q}&locale=en`);
     if (typeof ar === 'number' || typeof en === 'number') throw new Error('not open');
-    const data = {
-      uuid: '00000000-0000-4000-8000-000000000001',
+    const data = note({
       title: 'Overspeed',
       message: 'A1 was driving at 93 km/h, over the 80 km/h limit.',
       data: {
@@ -133,7 +178,7 @@ describe('WebSocket', () => {
         message_key: 'alerts.overspeed.message',
         params: { plate: 'A1', speed: 93, limit: 80 },
       },
-    };
+    });
     await publishRealtime(h.bus, {
       company_uuid: w.a.uuid,
       event: 'notification',
@@ -149,6 +194,55 @@ describe('WebSocket', () => {
     expect(arEvent!.data.uuid).toBe(data.uuid);
     expect(enEvent!.data).toEqual(data);
     for (const c of [ar, en]) c.ws.close();
+    await until(() => h.app.ctx.hub.size === 0);
+  });
+
+  it('sends a burst as a few frames carrying many vehicles, with the same final state (issue 13)', async () => {
+    const fleet = await h.storage.db.query<{ uuid: string }>(
+      `INSERT INTO vehicles (company_id, license_plate_number)
+         SELECT $1, 'B' || g FROM generate_series(1, 50) AS g RETURNING uuid`,
+      [w.a.id],
+    );
+    const admin = await open(`/ws/${w.a.uuid}/${w.users.adminA.uuid}?token=${w.users.adminA.token}`);
+    if (typeof admin === 'number') throw new Error('not open');
+    // A burst: 50 vehicles report 4 times each (200 records), as the gateway publishes them.
+    const published: LiveLocation[] = [];
+    const sends: Promise<void>[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (const [i, v] of fleet.entries()) {
+        const data = loc(v.uuid, round * 10 + (i % 10), `2026-11-21T08:00:0${round}.000Z`);
+        published.push(data);
+        sends.push(
+          publishRealtime(h.bus, {
+            company_uuid: w.a.uuid,
+            event: 'device-location',
+            path: v.uuid,
+            vehicle_uuid: v.uuid,
+            data,
+          }),
+        );
+      }
+    }
+    await Promise.all(sends);
+    await until(() => admin.messages.length >= published.length);
+    await new Promise((r) => setTimeout(r, 50));
+    // Every record arrived, each as its own message of the contract, in order per vehicle ...
+    expect(admin.messages).toHaveLength(published.length);
+    const got = admin.messages as { path: string; data: LiveLocation }[];
+    for (const v of fleet) {
+      expect(got.filter((m) => m.path === v.uuid).map((m) => m.data)).toEqual(
+        published.filter((p) => p.vehicle_uuid === v.uuid),
+      );
+    }
+    // ... in far fewer frames than records ...
+    expect(admin.frames).toBeLessThanOrEqual(published.length / 20);
+    // ... and the final state per vehicle is the last record published for it.
+    const last = new Map<string, LiveLocation>();
+    for (const m of got) last.set(m.path, m.data);
+    for (const v of fleet) {
+      expect(last.get(v.uuid)).toEqual(published.filter((p) => p.vehicle_uuid === v.uuid).at(-1));
+    }
+    admin.ws.close();
     await until(() => h.app.ctx.hub.size === 0);
   });
 });

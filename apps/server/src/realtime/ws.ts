@@ -3,7 +3,7 @@ import websocket from '@fastify/websocket';
 import { bearerToken, sessionFromToken, type Principal } from '../auth/session';
 import { loadTenant, type Tenant } from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
-import { alertLocale } from '../pipeline/alerts/messages';
+import { alertLocale } from '../alerts/messages';
 import { parseLocale, t } from '../http/i18n';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -222,6 +222,68 @@ describe('RealtimeClient against a real ws server', () => {
     ).toHaveLength(2);
   });
 
+  it('a batch frame (array) is handed out message by message, in order; bad members dropped and counted', async () => {
+    const logger = recordingLogger();
+    const client = make({ logger });
+    const got: unknown[] = [];
+    client.on('device-location:v1', (data) => got.push(data));
+    client.on('device-location:v2', (data) => got.push(data));
+    client.connect();
+    await server.waitForConnection(1);
+    await until(() => client.state === 'open');
+    const socket = server.connections[0]!.socket;
+    socket.send(
+      JSON.stringify([
+        { event: 'device-location', path: 'v1', data: 1 },
+        { event: 'device-location', path: 'v2', data: 2 },
+        { path: 'no event' },
+        { event: 'pong' },
+        { event: 'device-location', path: 'v1', data: 3 },
+      ]),
+    );
+    await until(() => got.length >= 3);
+    expect(got).toEqual([1, 2, 3]);
+    expect(client.pongCount).toBe(1);
+    expect(client.droppedCount).toBe(1);
+    expect(logger.lines).toContain('warn realtime: ignored malformed message (missing event)');
+  });
+
+  it("uses the app's contract parser: what it rejects is dropped and counted, never handed out", async () => {
+    const logger = recordingLogger();
+    type Typed = { event: 'device-location'; path: string; data: { speed: number } };
+    const client = new RealtimeClient<Typed>({
+      baseUrl: `http://127.0.0.1:${server.port}`,
+      firstId: 'company-1',
+      createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      logger,
+      parseFrame: (text) => {
+        const items = ([] as unknown[]).concat(JSON.parse(text));
+        const ok = items.filter(
+          (m): m is Typed => typeof (m as Typed).data?.speed === 'number' && (m as Typed).data.speed >= 0,
+        );
+        return { messages: ok, invalid: items.length - ok.length };
+      },
+    });
+    clients.push(client as unknown as RealtimeClient);
+    const speeds: number[] = [];
+    client.on('device-location:v1', (_data, message) => speeds.push(message.data.speed));
+    client.connect();
+    await server.waitForConnection(1);
+    await until(() => client.state === 'open');
+    const socket = server.connections[0]!.socket;
+    socket.send(JSON.stringify({ event: 'device-location', path: 'v1', data: { speed: -5 } }));
+    socket.send(
+      JSON.stringify([
+        { event: 'device-location', path: 'v1', data: { speed: 'fast' } },
+        { event: 'device-location', path: 'v1', data: { speed: 12 } },
+      ]),
+    );
+    await until(() => speeds.length >= 1);
+    expect(speeds).toEqual([12]);
+    expect(client.droppedCount).toBe(2);
+    expect(logger.lines).toContain('warn realtime: ignored malformed message (outside the contract)');
+  });
+
   it('on close stops the ping and retries every 15 s until open', async () => {
     const logger = recordingLogger();
     const client = make({ logger });

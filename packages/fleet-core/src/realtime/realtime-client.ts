@@ -2,22 +2,22 @@ import { PING_INTERVAL_MS, RECONNECT_INTERVAL_MS } from '../constants';
 import { globalTimers, type Timers } from './timers';
 import { silentLogger, type Logger } from './logger';
 
-/** Event kinds of spec section 4. */
-export const realtimeEvents = [
-  'device-location',
-  'generic-device-location',
-  'notification',
-  'command-response',
-  'device-command-response',
-  'pong',
-] as const;
-export type RealtimeEvent = (typeof realtimeEvents)[number];
-
-/** A message on the socket: `{event, path, data}`. */
+/**
+ * A message on the socket: `{event, path, data}`. Its schemas (one per event kind) are the contract in
+ * @fleet/api-client's realtime.ts; core cannot import that package (it depends on core), so the app hands
+ * the contract's parser in ({@link RealtimeClientOptions.parseFrame}) and core keeps no copy of the
+ * event list.
+ */
 export interface RealtimeMessage {
   event: string;
   path?: string;
   data?: unknown;
+}
+
+/** What a frame parser returns: the messages it accepts and how many it dropped. */
+export interface ParsedFrame<M extends RealtimeMessage = RealtimeMessage> {
+  messages: readonly M[];
+  invalid: number;
 }
 
 /**
@@ -34,10 +34,10 @@ export interface WebSocketLike {
   onmessage: ((event: never) => void) | null;
 }
 
-export type RealtimeListener = (data: unknown, message: RealtimeMessage) => void;
+export type RealtimeListener<M extends RealtimeMessage = RealtimeMessage> = (data: unknown, message: M) => void;
 export type RealtimeConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
-export interface RealtimeClientOptions {
+export interface RealtimeClientOptions<M extends RealtimeMessage = RealtimeMessage> {
   /** Provider API host, e.g. 'wss://api.example.com' (http(s) is turned into ws(s)). */
   baseUrl: string;
   /** First path identifier; without it no connection is made. */
@@ -49,6 +49,12 @@ export interface RealtimeClientOptions {
   /** Optional language of the connection (en, ar), sent as `locale=`: the server words alerts in it. */
   locale?: string | null;
   createSocket: (url: string) => WebSocketLike;
+  /**
+   * Parses one frame's text (a message, or an array of messages: the server's batch of a burst). The app
+   * passes the contract's parser (api-client `parseRealtimeFrame`), which checks every message against
+   * its event's schema; without it only the `{event, path, data}` shape is checked.
+   */
+  parseFrame?: (text: string) => ParsedFrame<M>;
   timers?: Timers;
   logger?: Logger;
   pingIntervalMs?: number;
@@ -106,6 +112,10 @@ export function parseRealtimeMessage(payload: unknown): RealtimeMessage | { erro
   } catch {
     return { error: 'not JSON' };
   }
+  return shapeOf(parsed);
+}
+
+function shapeOf(parsed: unknown): RealtimeMessage | { error: string } {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     return { error: 'not an object' };
   const { event, path, data } = parsed as Record<string, unknown>;
@@ -118,25 +128,50 @@ export function parseRealtimeMessage(payload: unknown): RealtimeMessage | { erro
 }
 
 /**
+ * A frame checked for the `{event, path, data}` shape only: one message or an array of them (a batch);
+ * each malformed one is dropped and counted, with the reason of the first.
+ */
+export function parseRealtimeFrameShape(text: string): ParsedFrame & { error?: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { messages: [], invalid: 1, error: 'not JSON' };
+  }
+  const items = Array.isArray(parsed) ? parsed : [parsed];
+  const messages: RealtimeMessage[] = [];
+  let error: string | undefined;
+  for (const item of items) {
+    const message = shapeOf(item);
+    if ('error' in message) error ??= message.error;
+    else messages.push(message);
+  }
+  return error === undefined
+    ? { messages, invalid: 0 }
+    : { messages, invalid: items.length - messages.length, error };
+}
+
+/**
  * The real-time socket client of spec section 4. After `connect()` it keeps one socket open: on open
  * it clears the reconnect timer and sends `{event: 'ping'}` every 30 s; on close it stops the ping
  * and retries every 15 s until a socket opens; `close()` stops both for good. Incoming messages are
  * republished to listeners registered under {@link realtimeKey}; pong is accepted silently; malformed
  * messages, socket errors and listener exceptions are only logged.
  */
-export class RealtimeClient {
-  private readonly options: RealtimeClientOptions;
+export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
+  private readonly options: RealtimeClientOptions<M>;
   private readonly timers: Timers;
   private readonly logger: Logger;
-  private readonly listeners = new Map<string, Set<RealtimeListener>>();
+  private readonly listeners = new Map<string, Set<RealtimeListener<M>>>();
   private readonly stateListeners = new Set<(state: RealtimeConnectionState) => void>();
   private socket: WebSocketLike | null = null;
   private pingTimer: unknown = null;
   private reconnectTimer: unknown = null;
   private currentState: RealtimeConnectionState = 'idle';
   private pongs = 0;
+  private droppedMessages = 0;
 
-  constructor(options: RealtimeClientOptions) {
+  constructor(options: RealtimeClientOptions<M>) {
     this.options = options;
     this.timers = options.timers ?? globalTimers;
     this.logger = options.logger ?? silentLogger;
@@ -149,6 +184,11 @@ export class RealtimeClient {
   /** Number of pongs received since construction (diagnostics). */
   get pongCount(): number {
     return this.pongs;
+  }
+
+  /** Messages dropped since construction: not JSON, or outside the contract (diagnostics). */
+  get droppedCount(): number {
+    return this.droppedMessages;
   }
 
   /**
@@ -201,7 +241,7 @@ export class RealtimeClient {
   }
 
   /** Registers a listener for one key; returns the unsubscribe function. */
-  on(key: string, listener: RealtimeListener): () => void {
+  on(key: string, listener: RealtimeListener<M>): () => void {
     let set = this.listeners.get(key);
     if (!set) {
       set = new Set();
@@ -325,11 +365,27 @@ export class RealtimeClient {
   }
 
   private handleMessage(payload: unknown): void {
-    const message = parseRealtimeMessage(payload);
-    if ('error' in message) {
-      this.logger.warn(`realtime: ignored malformed message (${message.error})`, payload);
+    const text = decodeData(payload);
+    if (text === null) {
+      this.droppedMessages += 1;
+      this.logger.warn('realtime: ignored malformed message (unsupported payload type)', payload);
       return;
     }
+    const frame: ParsedFrame<M> & { error?: string } = this.options.parseFrame
+      ? this.options.parseFrame(text)
+      : (parseRealtimeFrameShape(text) as ParsedFrame<M> & { error?: string });
+    if (frame.invalid > 0) {
+      this.droppedMessages += frame.invalid;
+      this.logger.warn(
+        `realtime: ignored malformed message (${frame.error ?? 'outside the contract'})`,
+        frame.invalid > 1 ? `${frame.invalid} messages` : payload,
+      );
+    }
+    // A batch frame (one burst of the server for this client) is handled message by message, in order.
+    for (const message of frame.messages) this.dispatch(message);
+  }
+
+  private dispatch(message: M): void {
     if (message.event === 'pong') {
       this.pongs += 1;
       return;

@@ -3,7 +3,7 @@ import { MIN, rec } from '../common/fixtures';
 import type { PositionRecord } from '../common/types';
 import { AlertEngine, alertTypes, type AlertRules, type VehicleContext } from './engine';
 import { alertRulesFrom } from './from-rules';
-import { alertLocale, alertMessagesAr, alertMessagesEn, renderMessage } from './messages';
+import { alertLocale, alertMessagesAr, alertMessagesEn, renderMessage } from '../../alerts/messages';
 
 const T0 = Date.UTC(2026, 0, 5, 6, 0);
 const ctx: VehicleContext = { vehicleId: 'v1', plate: 'A 12345', driverId: 'd1' };

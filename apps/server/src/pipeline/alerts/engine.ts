@@ -3,7 +3,7 @@ import { recordIgnition, recordOutput1, type PositionRecord } from '../common/ty
 import { dayStartOf, localDate, zonedParts } from '../common/zoned-time';
 import type { GeofenceEvent } from '../geofence/tracker';
 import type { SalikCrossing } from '../salik/detector';
-import { alertMessagesAr, alertMessagesEn, type AlertMessageKey } from './messages';
+import { alertMessagesAr, alertMessagesEn, type AlertMessageKey } from '../../alerts/messages';
 
 /**
  * Alert rules engine for one company. Inputs: accepted positions, geofence events, Salik crossings,

@@ -1,3 +1,4 @@
+import type { NotificationType, VehicleSummary } from '@fleet/api-client';
 import type { AlertRecord, AlertRules, ExpiringDocument, VehicleContext } from '../alerts/engine';
 import type { IoMap } from '../common/io';
 import type { PositionRecord } from '../common/types';
@@ -55,12 +56,12 @@ export interface CompanySetup {
 /** A notification as stored, in the API contract's shape (notificationSchema of @fleet/api-client). */
 export interface NotificationOut {
   readonly uuid: string;
-  readonly type: string;
+  readonly type: NotificationType;
   readonly title: string;
   readonly message: string;
   readonly created_at: string;
   readonly device_created_at: string | null;
-  readonly vehicle: unknown;
+  readonly vehicle: VehicleSummary | null;
   readonly violation_value: number | string | null;
   readonly read: boolean;
   readonly read_at: string | null;

@@ -1,7 +1,7 @@
-import type { Bus } from '../../realtime/bus';
+import { patterns, subscribeOn, type Bus } from '../../realtime/bus';
 import { publishRealtime } from '../../realtime/hub';
 import { AlertEngine, type AlertRecord, type VehicleAlertState, type VehicleContext } from '../alerts/engine';
-import { alertLocale, renderMessage } from '../alerts/messages';
+import { alertLocale, renderMessage } from '../../alerts/messages';
 import { sortAndDedupe, type PositionRecord } from '../common/types';
 import { localDate } from '../common/zoned-time';
 import { GeofenceTracker, type VehicleGeofenceState } from '../geofence/tracker';
@@ -29,7 +29,7 @@ import {
   type TripInstanceEvent,
 } from '../scheduled/instances';
 import { DeviceIncremental, type DeviceIncState } from '../incremental/device';
-import { affectedDays, dayWindow, defaultTripConfig, tripsForDay, type TripDetection } from '../trips/trips';
+import { affectedDays, dayWindow, tripsForDay, type TripDetection } from '../trips/trips';
 import type { DayRollups } from '../rollups/rollups';
 import type { LocationBatchMessage, NotificationOut, PipelineStore, StoredLocation } from './ports';
 import { pipelineProcessed } from '../../metrics/metrics';
@@ -38,7 +38,7 @@ import { pipelineProcessed } from '../../metrics/metrics';
  * The pipeline service: subscribes to stored location batches on the bus and runs the engines.
  *
  * Per batch (one device): the live sanity check flags bad fixes; accepted fixes newer than the device's
- * last one (optionally published as device-location, see `publishLive`) are fed in time order to the geofence tracker, the Salik
+ * last one are fed in time order to the geofence tracker, the Salik
  * detector, the alert engine and the device's scheduled trip instances. Events are stored, alerts become
  * notifications per recipient in their language and are published at once.
  *
@@ -65,11 +65,6 @@ export interface PipelineOptions {
   /** Delay before dirty trips/rollups are recomputed (0 = only on explicit flush()). */
   readonly flushDelayMs?: number;
   readonly onError?: (err: unknown) => void;
-  /**
-   * Publish each accepted record as device-location / generic-device-location. Off by default because
-   * the gateway already publishes every stored valid record the moment it is committed.
-   */
-  readonly publishLive?: boolean;
   /**
    * Keep each device's engine state (sanity reference, last processed fix, alert episodes, geofence
    * visits, Salik anchors, the incremental trip and rollup folds) in the store (scale-out workers; see
@@ -198,8 +193,9 @@ export class PipelineService {
 
   /** Subscribes to stored location batches (queue group 'pipeline': one worker per batch). */
   start(): () => void {
-    const unsubscribe = this.bus.subscribe<LocationBatchMessage>(
-      'locations.>',
+    const unsubscribe = subscribeOn(
+      this.bus,
+      patterns.locations,
       async (msg) => {
         try {
           await this.handleBatch(msg);
@@ -308,7 +304,6 @@ export class PipelineService {
       if (r0.time <= last) continue; // late: only the trip and rollup recompute sees it
       this.lastTime.set(msg.deviceUuid, r0.time);
       if (!vehicleUuid || !ctx) continue;
-      if (this.opts.publishLive) await this.publishLocation(msg, r0);
       const fenceEvents = rt.geofences.update(vehicleUuid, r0);
       geofenceEvents.push(...fenceEvents);
       for (const e of fenceEvents) {
@@ -440,28 +435,6 @@ export class PipelineService {
   resetDeviceStates(): void {
     this.loaded.clear();
     this.restoring.clear();
-  }
-
-  private async publishLocation(msg: LocationBatchMessage, r: PositionRecord): Promise<void> {
-    await publishRealtime(this.bus, {
-      company_uuid: msg.companyUuid,
-      event: msg.generic ? 'generic-device-location' : 'device-location',
-      path: msg.vehicleUuid ?? msg.deviceUuid,
-      vehicle_uuid: msg.vehicleUuid,
-      data: {
-        created_at: new Date(r.time).toISOString(),
-        ignition: r.ignition === true ? 1 : 0,
-        is_idle: r.ignition === true && r.speed < defaultTripConfig.movingSpeedKmh,
-        latitude: r.lat,
-        longitude: r.lon,
-        speed: r.speed,
-        heading: r.heading ?? null,
-        io_elements: r.io ?? {},
-        digital_output1: r.digitalOutput1 === 1 ? 1 : 0,
-        digital_output2: r.digitalOutput2 === 1 ? 1 : 0,
-        vehicle_uuid: msg.vehicleUuid,
-      },
-    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { VehicleSummary } from '@fleet/api-client';
 import type { Queryable } from '../../storage/db';
 import type { ExpiringDocument, VehicleContext } from '../alerts/engine';
 import { alertRulesFrom, type NotificationRuleLike } from '../alerts/from-rules';
@@ -540,7 +541,7 @@ export class SqlPipelineStore implements PipelineStore {
         uuid: string;
         created_at: Date;
         device_created_at: Date | null;
-        vehicle: unknown;
+        vehicle: VehicleSummary | null; // json_build_object of the vehicle summary (or null)
       }>(
         `WITH target AS (
            SELECT c.id AS company_id, u.id AS user_id, v.id AS vehicle_id

@@ -1,5 +1,7 @@
 /**
- * English and Arabic templates for pipeline alerts. An alert carries `titleKey`/`messageKey` plus
+ * English and Arabic templates for alerts (a module of its own, shared by the pipeline that raises alerts,
+ * the notification routes and the realtime hub that words them per connection; none imports another's).
+ * An alert carries `titleKey`/`messageKey` plus
  * `params`; the server renders them in each recipient's language when it creates the Notification.
  * Placeholders are `{name}`; a param `name_en` / `name_ar` wins over `name` in that language (gate,
  * geofence and document names have both).
