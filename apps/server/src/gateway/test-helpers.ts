@@ -57,7 +57,11 @@ export function hubClient(
   const client: RealtimeClient = {
     socket: {
       readyState: 1,
-      send: (text: string) => messages.push(JSON.parse(text) as (typeof messages)[number]),
+      // A frame is one message or the hub's batch of a burst (a JSON array of messages).
+      send: (text: string) => {
+        const frame = JSON.parse(text) as (typeof messages)[number] | (typeof messages)[number][];
+        messages.push(...(Array.isArray(frame) ? frame : [frame]));
+      },
       close: () => undefined,
     },
     scope: null,
