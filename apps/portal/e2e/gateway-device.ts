@@ -67,7 +67,6 @@ export async function sendOverGateway(imei: string, records: DecodedRecord[]): P
   });
 }
 
-
 /** Creates a Teltonika device and a car carrying it; returns the vehicle's uuid. */
 export async function createTrackedVehicle(
   request: APIRequestContext,

@@ -85,7 +85,11 @@ describe('real-time frames (one message or a batch, checked against the contract
       [msg('device-location', location), msg('device-location', live)],
       { events: ['device-location'], invalid: 1 },
     ],
-    ['a location with a bad speed', msg('device-location', { ...live, speed: -1 }), { events: [], invalid: 1 }],
+    [
+      'a location with a bad speed',
+      msg('device-location', { ...live, speed: -1 }),
+      { events: [], invalid: 1 },
+    ],
     ['an unknown event', msg('hello', {}), { events: [], invalid: 1 }],
     ['ping is not a server message', { event: 'ping' }, { events: [], invalid: 1 }],
     ['no path', { event: 'device-location', data: live }, { events: [], invalid: 1 }],

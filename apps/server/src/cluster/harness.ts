@@ -340,8 +340,7 @@ export class SimWsClient {
         ws.on('message', (raw: Buffer) => {
           // A frame is one message or a batch of them (the hub's burst for this client, issue 13).
           const frame = JSON.parse(raw.toString('utf8')) as
-            | SimWsClient['events'][number]
-            | SimWsClient['events'][number][];
+            SimWsClient['events'][number] | SimWsClient['events'][number][];
           const at = Date.now();
           for (const m of Array.isArray(frame) ? frame : [frame]) this.events.push({ ...m, at });
         });

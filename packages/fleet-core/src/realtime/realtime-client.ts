@@ -34,7 +34,10 @@ export interface WebSocketLike {
   onmessage: ((event: never) => void) | null;
 }
 
-export type RealtimeListener<M extends RealtimeMessage = RealtimeMessage> = (data: unknown, message: M) => void;
+export type RealtimeListener<M extends RealtimeMessage = RealtimeMessage> = (
+  data: unknown,
+  message: M,
+) => void;
 export type RealtimeConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export interface RealtimeClientOptions<M extends RealtimeMessage = RealtimeMessage> {

@@ -56,4 +56,21 @@ describe('toVehicleMarker', () => {
   ])('returns null for %s', (_name, latest) => {
     expect(toVehicleMarker({ id: 'v', type: 'car', latest }, now)).toBeNull();
   });
+
+  it('uses a status computed by the caller for this update instead of running the rule again', () => {
+    const latest = {
+      created_at: minutesAgo(5),
+      ignition: 1,
+      latitude: 25.2,
+      longitude: 55.3,
+      digital_output1: 1,
+    };
+    // The rule says live; the caller's status (computed once for list, tabs and marker) wins.
+    expect(toVehicleMarker({ id: 'v', type: 'car', latest }, now)).toMatchObject({ status: 'live' });
+    expect(toVehicleMarker({ id: 'v', type: 'car', latest }, now, 'offline')).toMatchObject({
+      status: 'offline',
+      tone: 'offline',
+      violation: false,
+    });
+  });
 });

@@ -33,16 +33,19 @@ function toNumber(value: unknown): number {
 
 /**
  * The marker of a vehicle at `now`, with its status; null when the latest location has no usable
- * coordinates (such a vehicle cannot be placed on the map but still appears in the list).
+ * coordinates (such a vehicle cannot be placed on the map but still appears in the list). A caller that
+ * has already computed the vehicle's status for this update (the portal's live view does, for its list
+ * and tabs) hands it in as `status`, so the rule runs once per update; without it the rule runs here.
  */
 export function toVehicleMarker(
   vehicle: VehicleLike,
   now: Date | number,
+  known?: VehicleStatus,
 ): (VehicleMarker & { status: VehicleStatus }) | null {
   const lat = toNumber(vehicle.latest?.latitude);
   const lng = toNumber(vehicle.latest?.longitude);
   if (!isValidLatLng(lat, lng) || (lat === 0 && lng === 0)) return null;
-  const status = vehicleStatus(vehicle.latest, now);
+  const status = known ?? vehicleStatus(vehicle.latest, now);
   return {
     id: vehicle.id,
     lat,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { formatDuration, statusTone, type MessageKey } from '@fleet/core';
+import { formatDuration, statusTone, type MessageKey, type VehicleStatus } from '@fleet/core';
 import type { LiveVehicle } from '@fleet/api-client';
 import {
   Button,
@@ -31,7 +31,8 @@ const DEFAULT_CENTER: [number, number] = [25.2048, 55.2708];
  * the same objects for vehicles that did not move.
  */
 const markerCache = new WeakMap<LiveVehicle, { now: number; marker: VehicleMarker | null }>();
-function markerOf(v: LiveVehicle, now: number): VehicleMarker | null {
+/** `status`: the one the live view computed for this vehicle and time (the rule runs once per update). */
+function markerOf(v: LiveVehicle, now: number, status: VehicleStatus | undefined): VehicleMarker | null {
   const hit = markerCache.get(v);
   if (hit && hit.now === now) return hit.marker;
   const marker = toVehicleMarker(
@@ -43,6 +44,7 @@ function markerOf(v: LiveVehicle, now: number): VehicleMarker | null {
       label: v.license_plate_number,
     },
     now,
+    status,
   );
   markerCache.set(v, { now, marker });
   return marker;
@@ -66,11 +68,11 @@ export default function LiveMapPage() {
   const markers = useMemo(() => {
     const out: VehicleMarker[] = [];
     for (const v of view.visible) {
-      const marker = markerOf(v, view.now);
+      const marker = markerOf(v, view.now, view.statusOf.get(v.uuid));
       if (marker) out.push(marker);
     }
     return out;
-  }, [view.visible, view.now]);
+  }, [view.visible, view.now, view.statusOf]);
   const camera = useMapCamera(markers);
   const { follow, flyTo } = camera;
 
