@@ -95,3 +95,44 @@ test('after a socket gap the live card catches up with where the vehicle went an
   await expect(card.getByTestId('vehicle-coordinates')).toHaveText('25.25000, 55.31000', { timeout: 5000 });
   await expect(card).toHaveAttribute('data-status', 'live');
 });
+
+test('a socket the server dropped (no network change) catches up when the retry reconnects', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const headers = await apiSession(request);
+  const imei = `35${String(Date.now()).slice(-13)}`;
+  const plate = unique('RC');
+  const vehicleUuid = await createTrackedVehicle(request, headers, imei, plate);
+  await sendOverGateway(imei, [record(imei, Date.now() - 20_000, 25.3, 35, 1)]);
+
+  let cut = false;
+  const open: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+  await page.routeWebSocket(/\/ws\//, (ws) => {
+    if (cut) {
+      void ws.close({ code: 1001, reason: 'server away' });
+      return;
+    }
+    open.push({ page: ws, server: ws.connectToServer() });
+  });
+  await signIn(page);
+  await page.goto(`/dashboard/live?vehicle=${vehicleUuid}`);
+  await pageReady(page);
+  const card = page.getByTestId('vehicle-summary');
+  await expect(card.getByTestId('vehicle-coordinates')).toHaveText('25.30000, 55.31000');
+  await expect.poll(() => open.length).toBeGreaterThan(0);
+
+  // The server side goes away (a restart, a load balancer dropping the connection); the browser stays online.
+  cut = true;
+  for (const ws of open.splice(0)) {
+    await ws.server.close();
+    await ws.page.close({ code: 1001, reason: 'server away' });
+  }
+  await sendOverGateway(imei, [record(imei, Date.now() - 3_000, 25.35, 0, 0)]);
+  cut = false;
+  // The client retries every 15 s (spec); the reconnect itself fetches the list again.
+  await expect(card.getByTestId('vehicle-coordinates')).toHaveText('25.35000, 55.31000', { timeout: 25_000 });
+  await expect(card).toHaveAttribute('data-status', 'offline');
+  expect(open.length).toBeGreaterThan(0);
+});
