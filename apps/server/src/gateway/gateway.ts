@@ -22,6 +22,7 @@ import { IngestQueue } from './ingest-queue';
 import { StatusWriter } from './status-writer';
 import { gatewayFrame, gatewayRefused } from '../metrics/metrics';
 import { liveLocation, powerCutOf, toLocationInput, withIoElements } from './records';
+import { flagBeforeInstallation } from './hygiene';
 import { archiveRawFrame } from './raw-archive';
 import { FrameCounters } from './frame-counters';
 import { SensorSettingsCache, applySensors } from './sensors';
@@ -251,6 +252,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       for (let i = 0; i < g.records.length; i++) {
         const record = applySensors(g.records[i]!, g.device.type, settings);
         inputs.push((mine[i] = toLocationInput(record, g.device, at, config.GATEWAY_MAX_FUTURE_S * 1000)));
+        flagBeforeInstallation(mine[i]!, g.device);
       }
       perGroup.push(mine);
     }
