@@ -156,9 +156,9 @@ describe('fuel report with a calibrated fuel sensor', () => {
       new Date(T0).toISOString(),
       new Date(T0 + 3_600_000).toISOString(),
     ]);
-    expect(row.level[0]!.value).toBeCloseTo(litresOf(mv(59)), 0);
-    expect(row.level[1]!.value).toBeCloseTo(litresOf(3300), 1);
-    expect(row.level.every((p) => p.value > 70)).toBe(true); // never the 12 % (or its 24 L)
+    expect(Number(row.level[0]!.value)).toBeCloseTo(litresOf(mv(59)), 0);
+    expect(Number(row.level[1]!.value)).toBeCloseTo(litresOf(3300), 1);
+    expect(row.level.every((p) => Number(p.value) > 70)).toBe(true); // never the 12 % (or its 24 L)
     // What was burnt comes from the same litres: 85 L -> 77.5 L.
     expect(row.fuel_used_litres).toBeGreaterThan(6);
     expect(row.fuel_used_litres).toBeLessThan(9);
