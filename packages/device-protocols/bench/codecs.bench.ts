@@ -18,13 +18,14 @@ import {
   encodeRuptelaRecords,
   type DecodedRecord,
   type DecodeResult,
+  type IoValue,
 } from '../src/index';
 
 const IMEI = '356307042441013';
 const FRAMES = 2000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 
-function records(seed: number, protocol: string): DecodedRecord[][] {
+function records(seed: number, protocol: 'ruptela' | 'gosafe'): DecodedRecord[][] {
   const rnd = createPrng(seed);
   const out: DecodedRecord[][] = [];
   let t = Date.UTC(2026, 0, 5, 6);
@@ -32,6 +33,18 @@ function records(seed: number, protocol: string): DecodedRecord[][] {
     const list: DecodedRecord[] = [];
     for (let i = rnd.int(1, 10); i > 0; i--) {
       t += 10_000;
+      const io: Record<number, IoValue> = {
+        1: rnd.int(0, 1),
+        2: rnd.int(0, 1),
+        66: rnd.int(11_000, 14_500),
+        67: rnd.int(3_900, 4_200),
+        9: rnd.int(0, 5000),
+        16: rnd.int(0, 9_000_000),
+        21: rnd.int(0, 5),
+        89: rnd.int(0, 100),
+      };
+      // Ruptela's command 1 carries one-byte parameter ids only (ignition 239 maps to 409).
+      if (protocol !== 'ruptela') io[239] = rnd.int(0, 1);
       list.push({
         imei: IMEI,
         protocol,
@@ -44,18 +57,7 @@ function records(seed: number, protocol: string): DecodedRecord[][] {
         course: rnd.int(0, 359),
         satellites: rnd.int(4, 20),
         eventId: 0,
-        io: {
-          // Ruptela's command 1 carries one-byte parameter ids only (ignition 239 maps to 409).
-          ...(protocol === 'ruptela' ? {} : { 239: rnd.int(0, 1) }),
-          1: rnd.int(0, 1),
-          2: rnd.int(0, 1),
-          66: rnd.int(11_000, 14_500),
-          67: rnd.int(3_900, 4_200),
-          9: rnd.int(0, 5000),
-          16: rnd.int(0, 9_000_000),
-          21: rnd.int(0, 5),
-          89: rnd.int(0, 100),
-        },
+        io,
       });
     }
     out.push(list);

@@ -9,7 +9,7 @@ import type { DecodedMessage, DecodeResult } from './records';
 import { createTeltonikaSession, encodeTeltonikaImei } from './teltonika/tcp';
 import { decodeTeltonikaUdp } from './teltonika/udp';
 import { TELTONIKA_MAX_FRAME_SIZE } from './teltonika/constants';
-import { createRuptelaSession, decodeRuptelaMessage } from './ruptela/codec';
+import { createRuptelaSession, decodeRuptelaMessage } from './ruptela';
 import { RUPTELA_MAX_FRAME_SIZE } from './ruptela/constants';
 import { createGoSafeSession, decodeGoSafeMessage, GOSAFE_MAX_FRAME_SIZE } from './gosafe/codec';
 import { createIStartekSession, ISTARTEK_MAX_FRAME_SIZE } from './istartek/codec';
