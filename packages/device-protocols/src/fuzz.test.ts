@@ -11,7 +11,7 @@ import { decodeTeltonikaUdp } from './teltonika/udp';
 import { TELTONIKA_MAX_FRAME_SIZE } from './teltonika/constants';
 import { createRuptelaSession, decodeRuptelaMessage } from './ruptela';
 import { RUPTELA_MAX_FRAME_SIZE } from './ruptela/constants';
-import { createGoSafeSession, decodeGoSafeMessage, GOSAFE_MAX_FRAME_SIZE } from './gosafe/codec';
+import { createGoSafeSession, decodeGoSafeMessage, GOSAFE_MAX_FRAME_SIZE } from './gosafe';
 import { createIStartekSession, ISTARTEK_MAX_FRAME_SIZE } from './istartek/codec';
 import { parseOsmAndRequest } from './generic/osmand';
 import { parseMqttLocationPayload } from './generic/mqtt-json';

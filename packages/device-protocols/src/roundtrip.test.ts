@@ -8,7 +8,7 @@ import { CODEC_16, CODEC_8, CODEC_8E, type TeltonikaAvlCodec } from './teltonika
 import { encodeTeltonikaCodec13, encodeTeltonikaCommandResponse } from './teltonika/codec12';
 import { createRuptelaSession, encodeRuptelaCommandResponse, encodeRuptelaRecords } from './ruptela';
 import { mapRuptelaIo } from './ruptela/io-map';
-import { createGoSafeSession, encodeGoSafeText } from './gosafe/codec';
+import { createGoSafeSession, encodeGoSafeText } from './gosafe';
 import { createIStartekSession, encodeIStartekFrame, encodeIStartekPosition } from './istartek/codec';
 
 const IMEI = '356307042441013';
