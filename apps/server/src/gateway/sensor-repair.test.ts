@@ -312,7 +312,10 @@ describe('back-dated sensor settings repair the stored window', () => {
       const imei = '352093081429902';
       const [dev] = (await addDevices(storage.db, w.a.id, [{ imei, type: 'teltonika' }])).devices;
       // Ignition wired to DIN1 (io 1); the tracker's own io 239 reads 0. Driving from 40 minutes ago.
-      const start = Math.floor((Date.now() - 40 * 60_000) / 60_000) * 60_000;
+      let start = Math.floor((Date.now() - 40 * 60_000) / 60_000) * 60_000;
+      // One Dubai day (the pipeline's zone here): a drive across midnight would be two days' trips.
+      const midnight = Math.floor((Date.now() + 4 * 3_600_000) / 86_400_000) * 86_400_000 - 4 * 3_600_000;
+      if (start < midnight && midnight <= start + 40 * 60_000) start = midnight - 45 * 60_000;
       const rec = (i: number, din1: 0 | 1, speed: number, own: 0 | 1 = 0): DecodedRecord => ({
         imei,
         protocol: 'teltonika',
