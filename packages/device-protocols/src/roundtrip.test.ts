@@ -6,9 +6,9 @@ import { createTeltonikaSession, encodeTeltonikaAvl, encodeTeltonikaImei } from 
 import { decodeTeltonikaUdp, encodeTeltonikaUdp } from './teltonika/udp';
 import { CODEC_16, CODEC_8, CODEC_8E, type TeltonikaAvlCodec } from './teltonika/constants';
 import { encodeTeltonikaCodec13, encodeTeltonikaCommandResponse } from './teltonika/codec12';
-import { createRuptelaSession, encodeRuptelaCommandResponse, encodeRuptelaRecords } from './ruptela/codec';
+import { createRuptelaSession, encodeRuptelaCommandResponse, encodeRuptelaRecords } from './ruptela';
 import { mapRuptelaIo } from './ruptela/io-map';
-import { createGoSafeSession, encodeGoSafeText } from './gosafe/codec';
+import { createGoSafeSession, encodeGoSafeText } from './gosafe';
 import { createIStartekSession, encodeIStartekFrame, encodeIStartekPosition } from './istartek/codec';
 
 const IMEI = '356307042441013';

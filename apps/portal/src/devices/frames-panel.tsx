@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, DetailSection, InlineAlert } from '@fleet/ui';
 import { useServices, useSession } from '../state/app-context';
+import { replayResultOf } from './replay-result';
 
 /** Printable view of a frame: text protocols as text, binary ones as hex. */
 function frameText(hex: string): string {
@@ -107,7 +108,11 @@ export function FramesPanel({ deviceUuid }: { deviceUuid: string }) {
                     </p>
                     <p>
                       {t('frames.replayed')}:{' '}
-                      <bdi dir="ltr">{f.replay_result ?? t('frames.notReplayed')}</bdi>
+                      {f.replay_result === null ? (
+                        t('frames.notReplayed')
+                      ) : (
+                        <ReplayResult text={f.replay_result} />
+                      )}
                     </p>
                     <pre
                       dir="ltr"
@@ -140,5 +145,22 @@ export function FramesPanel({ deviceUuid }: { deviceUuid: string }) {
         ) : null}
       </div>
     </DetailSection>
+  );
+}
+
+/** A stored replay result in the reader's language, with the decoder's reason (if any) as sent. */
+function ReplayResult({ text }: { text: string }) {
+  const { t } = useTranslation('devices');
+  const { code, detail } = replayResultOf(text);
+  return (
+    <>
+      {code ? t(`frames.result.${code}`) : null}
+      {detail ? (
+        <>
+          {code ? ': ' : null}
+          <bdi dir="ltr">{detail}</bdi>
+        </>
+      ) : null}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config';
 import { errText, type DeviceRecords, type GatewayContext, type GatewayStats } from './context';
 import type { IngestQueue } from './ingest-queue';
 import { toLocationInput } from './records';
+import { flagBeforeInstallation } from './hygiene';
 import { applySensors, type SensorSettingsCache } from './sensors';
 
 /**
@@ -40,6 +41,7 @@ export async function ingest(
     for (let i = 0; i < g.records.length; i++) {
       const record = applySensors(g.records[i]!, g.device.type, settings);
       inputs.push((mine[i] = toLocationInput(record, g.device, at, config.GATEWAY_MAX_FUTURE_S * 1000)));
+      flagBeforeInstallation(mine[i]!, g.device);
     }
     perGroup.push(mine);
   }

@@ -13,6 +13,7 @@ import { subjects, type Bus } from '../realtime/bus';
 import type { DeviceRef, LocationInput, Storage } from '../storage/storage';
 import { listRawFrames, markReplayed, type RawFrameRow } from './raw-archive';
 import { toLocationInput, withIoElements } from './records';
+import { flagBeforeInstallation } from './hygiene';
 import { applySensors, loadSensorSettings } from './sensors';
 
 /**
@@ -124,7 +125,7 @@ async function replayOne(
   }
   const at = (deps.now?.() ?? new Date()).getTime();
   const inputs: LocationInput[] = records.map((r) =>
-    toLocationInput(applySensors(r, device.type, settings), device, at),
+    flagBeforeInstallation(toLocationInput(applySensors(r, device.type, settings), device, at), device),
   );
   const fresh = await deps.storage.insertLocations(inputs);
   if (fresh.length > 0) {

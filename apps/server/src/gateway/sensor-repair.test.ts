@@ -20,6 +20,7 @@ import { loadSalik } from '../pipeline/salik/load';
 import { startGateway, type Gateway } from './gateway';
 import { addDevices, RawClient, waitFor } from './test-helpers';
 import { BATCH, SensorRepairJob, reapplySensors, runSensorRepairs } from './sensor-repair';
+import { encodeTeltonikaAvl, encodeTeltonikaImei, IO, type DecodedRecord } from '@fleet/device-protocols';
 
 const GATEWAY_ENV = {
   NODE_ENV: 'test',
@@ -286,5 +287,111 @@ describe('back-dated sensor settings repair the stored window', () => {
       await reapplySensors(storage.db, { id: dev!.id, type: 'teltonika' }, new Date(base), new Date()),
     ).toBe(0);
     expect(await runSensorRepairs()).toEqual([]);
+  }, 60_000);
+
+  it("scale-out: a repair run by a node that does not own the device reaches the owner's live folds", async () => {
+    // `pipeline` owns the device (it reads its records from the bus and holds its live folds); `other`
+    // is another pipeline node of the cluster that only claims the repair request (it reads no records).
+    const other = new PipelineService({
+      store: new SqlPipelineStore(storage.db),
+      bus,
+      salik: loadSalik(),
+      timeZone: 'Asia/Dubai',
+      flushDelayMs: 5,
+      repairIntervalMs: 0,
+    });
+    const owner = new SensorRepairJob(storage.db, (u, f, t) => pipeline.repair(u, f, t), {
+      settleMs: 0,
+      cluster: { bus, holds: (u) => pipeline.holdsDevice(u) },
+    });
+    const elsewhere = new SensorRepairJob(storage.db, (u, f, t) => other.repair(u, f, t), {
+      settleMs: 0,
+      cluster: { bus, holds: (u) => other.holdsDevice(u) },
+    });
+    try {
+      const imei = '352093081429902';
+      const [dev] = (await addDevices(storage.db, w.a.id, [{ imei, type: 'teltonika' }])).devices;
+      // Ignition wired to DIN1 (io 1); the tracker's own io 239 reads 0. Driving from 40 minutes ago.
+      let start = Math.floor((Date.now() - 40 * 60_000) / 60_000) * 60_000;
+      // One Dubai day (the pipeline's zone here): a drive across midnight would be two days' trips.
+      const midnight = Math.floor((Date.now() + 4 * 3_600_000) / 86_400_000) * 86_400_000 - 4 * 3_600_000;
+      if (start < midnight && midnight <= start + 40 * 60_000) start = midnight - 45 * 60_000;
+      const rec = (i: number, din1: 0 | 1, speed: number, own: 0 | 1 = 0): DecodedRecord => ({
+        imei,
+        protocol: 'teltonika',
+        fixTime: start + i * 60_000,
+        valid: true,
+        latitude: 25.2,
+        longitude: 55.15 + i * 0.0067,
+        altitude: 10,
+        speed,
+        course: 90,
+        satellites: 9,
+        eventId: 0,
+        io: { [IO.ignition]: own, [IO.digitalInput1]: din1 },
+      });
+      const c = new RawClient(gw.ports.teltonika!);
+      await c.send(encodeTeltonikaImei(imei));
+      expect([...(await c.take(1))]).toEqual([1]);
+      const send = async (recs: DecodedRecord[]) => {
+        await c.send(encodeTeltonikaAvl(recs));
+        expect((await c.take(4)).readUInt32BE(0)).toBe(recs.length);
+      };
+      await send(Array.from({ length: 20 }, (_, i) => rec(i, 1, 40)));
+      const trips = () =>
+        storage.db.query<{ started: number }>(
+          `SELECT (extract(epoch FROM started_at) * 1000)::float8 AS started FROM device_trips
+           WHERE device_id = $1 ORDER BY started_at`,
+          [dev!.id],
+        );
+      await waitFor(async () => {
+        await pipeline.flush();
+        return pipeline.holdsDevice(dev!.uuid);
+      });
+      expect(other.holdsDevice(dev!.uuid)).toBe(false);
+      expect(await trips()).toEqual([]);
+
+      const put = await call(app, {
+        method: 'PUT',
+        url: `/v1/devices/${dev!.uuid}/sensors`,
+        token: w.users.adminA.token,
+        company: w.a.uuid,
+        body: { ignition_io: 1, effective_from: new Date(start - 3_600_000).toISOString() },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      // The node that does not own the device takes the request.
+      const done = await elsewhere.runAll();
+      expect(done.map((o) => [o.deviceId, o.rowsUpdated, o.error])).toEqual([[dev!.id, 20, undefined]]);
+      await pipeline.flush();
+
+      // The drive goes on and ends parked. The gateway node may still apply the old mapping for up to
+      // its cache lifetime (SETTLE_MS covers that in production), so these records carry the ignition in
+      // io 239 as well: under either mapping they read the same.
+      await send([
+        ...Array.from({ length: 10 }, (_, i) => rec(20 + i, 1, 40, 1)),
+        ...Array.from({ length: 8 }, (_, i) => rec(30 + i, 0, 0, 0)),
+      ]);
+      await waitFor(async () => {
+        await pipeline.flush();
+        const [n] = await storage.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM locations WHERE device_id = $1',
+          [dev!.id],
+        );
+        return n!.n === 38;
+      });
+      c.close();
+      await pipeline.flush();
+      // The owner's folds were rebuilt from the repaired rows: 30 minutes of engine time, one trip from
+      // the start of the drive. With stale folds (ignition off for the first 20 minutes) the owner would
+      // write its own view of the day back over the repair: 10 minutes of engine time.
+      const engine = await get(`/v1/reports/engine?${range()}`);
+      const row = engine.data.find((x) => (x.vehicle as { uuid: string }).uuid === dev!.vehicleUuid);
+      expect(Number(row?.engine_hours)).toBeCloseTo(0.5, 1);
+      expect((await trips()).map((t) => Math.round(t.started))).toEqual([start]);
+    } finally {
+      owner.close();
+      elsewhere.close();
+      await other.flush();
+    }
   }, 60_000);
 });

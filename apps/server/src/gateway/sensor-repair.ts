@@ -1,6 +1,8 @@
 import type { DecodedRecord, IoValue } from '@fleet/device-protocols';
 import { ignitionOf, isIdle } from '@fleet/device-protocols';
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../storage/db';
+import type { Bus } from '../realtime/bus';
 import { ioJsonOf } from './records';
 import { applySensors, loadSensorSettings, SENSOR_SETTINGS_TTL_MS } from './sensors';
 
@@ -29,7 +31,31 @@ import { applySensors, loadSensorSettings, SENSOR_SETTINGS_TTL_MS } from './sens
  * the default for it (ignition from 239 itself, no odometer/fuel mapping) cannot bring the original
  * back: those rows keep the last derived value (the job changes nothing it cannot derive). A change of
  * the calibration table, or from one input to another, is always recoverable.
+ *
+ * Scale-out. The node that claims a request is any pipeline node, usually not the one that owns the
+ * device's partition. The owner holds the device's live folds (the open trip, today's idling and
+ * rollups) in memory, built from the rows as they read before the repair; left alone it would go on
+ * from them and write its stale view of the open window back over the repair. So after a repair the
+ * job announces it on the bus ({@link sensorRepairSubject}, a plain fan-out subject, not a stream) and
+ * every pipeline node listens ({@link SensorRepairJob} with `cluster`): a node that holds live folds of
+ * the device (and did not run the repair itself) runs the pipeline repair of the window too, which
+ * rebuilds those folds from the repaired rows. Repairs are idempotent, so a second run changes nothing
+ * but the stale folds. The announcement is at most once (core NATS): an owner that is disconnected at
+ * that moment keeps its folds until its next rebuild (a restart or a partition hand-over, both of which
+ * rebuild from the stored rows); the stored trips of closed days are right in any case.
  */
+
+/** Bus subject of a finished sensor repair of a device (fan-out to every pipeline node). */
+export const sensorRepairSubject = (deviceUuid: string) => `pipeline.sensor-repaired.${deviceUuid}`;
+
+/** What a finished repair announces. */
+export interface SensorRepairAnnouncement {
+  deviceUuid: string;
+  from: number;
+  to: number;
+  /** The node that ran it (it ignores its own announcement). */
+  node: string;
+}
 
 /**
  * A gateway node may apply a device's previous settings for up to {@link SENSOR_SETTINGS_TTL_MS} after a
@@ -152,8 +178,30 @@ export class SensorRepairJob {
       maxAttempts?: number;
       /** Wait after a request before it is taken, and window extension (default {@link SETTLE_MS}). */
       settleMs?: number;
+      /**
+       * Scale-out: the bus to announce finished repairs on and to hear other nodes' repairs from, and
+       * whether this node holds live folds of a device (PipelineService.holdsDevice). See the module doc.
+       */
+      cluster?: { bus: Bus; holds: (deviceUuid: string) => boolean; node?: string };
     } = {},
-  ) {}
+  ) {
+    const cluster = opts.cluster;
+    this.node = cluster?.node ?? randomUUID();
+    if (cluster) {
+      this.unlisten = cluster.bus.subscribe<SensorRepairAnnouncement>(sensorRepairSubject('*'), async (m) => {
+        if (m.node === this.node || !cluster.holds(m.deviceUuid)) return;
+        await this.repair(m.deviceUuid, m.from, m.to);
+      });
+    }
+  }
+
+  private readonly node: string;
+  private readonly unlisten: (() => void) | undefined;
+
+  /** Stops listening to other nodes' repairs. */
+  close(): void {
+    this.unlisten?.();
+  }
 
   /** Runs every queued request that is due (one at a time); returns the outcomes. */
   async runAll(): Promise<SensorRepairOutcome[]> {
@@ -203,6 +251,13 @@ export class SensorRepairJob {
       const to = new Date(new Date(req.to_time).getTime() + settle);
       const rowsUpdated = await reapplySensors(this.db, { id: deviceId, type: device.type }, from, to);
       await this.repair(device.uuid, from.getTime(), to.getTime());
+      const announcement: SensorRepairAnnouncement = {
+        deviceUuid: device.uuid,
+        from: from.getTime(),
+        to: to.getTime(),
+        node: this.node,
+      };
+      await this.opts.cluster?.bus.publish(sensorRepairSubject(device.uuid), announcement);
       await this.db.query(
         `UPDATE sensor_repair_requests SET status = 'done', finished_at = $2, rows_updated = $3, error = NULL
          WHERE id = $1 AND attempts = $4`,

@@ -191,6 +191,7 @@ const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   'device imei': ['رقم IMEI للجهاز', 'رقم IMEI للجهاز'],
   'gps device imei': ['رقم IMEI لجهاز GPS', 'رقم IMEI لجهاز GPS'],
   imei: ['رقم IMEI', 'رقم IMEI'],
+  'installation date': ['تاريخ التركيب', 'تاريخ تركيب'],
   email: ['البريد الإلكتروني', 'بريد إلكتروني'],
   phone: ['رقم الهاتف', 'رقم هاتف'],
   name: ['الاسم', 'اسم'],

@@ -240,7 +240,10 @@ async function locationPage(
 ): Promise<{ lines: string; total: number | null }> {
   const params: unknown[] = [];
   const p = (v: unknown) => `$${params.push(v)}`;
+  // Records stored flagged (valid = false: fix time in the future or before the device's installation,
+  // gateway/records.ts and gateway/hygiene.ts) are raw only: never part of a vehicle's route history.
   const inRange = () =>
+    ' AND valid' +
     (range.from ? ` AND fix_time >= ${p(range.from)}` : '') +
     (range.to ? ` AND fix_time <= ${p(range.to)}` : '');
   const where = (device: number) => {

@@ -70,7 +70,9 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
 
   // Back-dated sensor settings: re-apply them to the stored rows of the window, then recompute it
   // (gateway/sensor-repair.ts). Every pipeline process polls; SKIP LOCKED gives each request to one.
-  const sensorRepairs = new SensorRepairJob(storage.db, (uuid, from, to) => pipeline.repair(uuid, from, to));
+  const sensorRepairs = new SensorRepairJob(storage.db, (uuid, from, to) => pipeline.repair(uuid, from, to), {
+    cluster: { bus, holds: (uuid) => pipeline.holdsDevice(uuid) },
+  });
   setSensorRepairJob(sensorRepairs);
   let repairing: Promise<unknown> = Promise.resolve();
   const runRepairs = () =>
@@ -86,6 +88,7 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
       clearInterval(timer);
       clearInterval(repairTimer);
       setSensorRepairJob(undefined);
+      sensorRepairs.close();
       await repairing.catch(() => undefined);
       unsubscribe();
       unhook();

@@ -237,12 +237,24 @@ describe.skipIf(!url)('NatsBus (JetStream)', () => {
   });
 
   it('readPartition hand-over: the next owner continues in order, after a graceful stop or a crash', async () => {
-    const bus = await open();
+    // Deterministic under load (it once failed with a load average above 20): no step waits on a sleep
+    // or a short deadline. The ack wait is 5 s here (1.5 s elsewhere): it is the one timer the crash
+    // take-over needs, and a shorter one lets a stalled event loop (a handler or an ack delayed past it)
+    // make the server hand a message out twice. Each step waits for a fact (a handler holding a batch,
+    // the consumer's own count of delivered, unacked messages) with a deadline that only bounds a
+    // failure; what is asserted is unchanged.
+    const ackWaitMs = 5000;
+    const bus = await open({ ackWaitMs });
     const prefix = `${run}n${n}`;
-    const a = await open({}, prefix);
-    const b = await open({}, prefix);
+    const a = await open({ ackWaitMs }, prefix);
+    const b = await open({ ackWaitMs }, prefix);
     const [dev] = devicesIn(1, 1);
     const got: { who: string; seq: number }[] = [];
+    const consumer = () =>
+      bus.jsm.consumers.info(
+        bus.streamNames.locations,
+        `workers_${partitionOf('locations.>', 0xffffff).toString(36)}_p1`,
+      );
     let hold: (() => void) | null = null;
     const ra = await a.readPartition('workers', 'locations.>', 1, async (batch) => {
       for (const m of batch) got.push({ who: 'a', seq: (m.payload as { seq: number }).seq });
@@ -250,9 +262,9 @@ describe.skipIf(!url)('NatsBus (JetStream)', () => {
       if (got.some((g) => g.seq >= 5)) await new Promise<void>((r) => (hold = r));
     });
     for (let seq = 0; seq < 5; seq++) await bus.publish(subjects.locations('c1', dev!), { seq });
-    await waitFor(() => got.length === 5);
+    await waitFor(() => got.length === 5, 20_000);
     await bus.publish(subjects.locations('c1', dev!), { seq: 5 });
-    await waitFor(() => hold !== null);
+    await waitFor(() => hold !== null, 20_000);
     for (let seq = 6; seq < 12; seq++) await bus.publish(subjects.locations('c1', dev!), { seq });
     a.nc.close(); // "a" dies holding seq 5 (and maybe more) unacked
     void ra;
@@ -265,36 +277,54 @@ describe.skipIf(!url)('NatsBus (JetStream)', () => {
       },
       { waitForHeld: true },
     );
-    await waitFor(() => got.filter((g) => g.who === 'b').some((g) => g.seq === 11), 15_000);
+    await waitFor(() => got.filter((g) => g.who === 'b').some((g) => g.seq === 11), 30_000);
     const fromB = got.filter((g) => g.who === 'b').map((g) => g.seq);
     // b starts with what a held (redelivered first), then the rest, in order.
     expect(fromB).toEqual([5, 6, 7, 8, 9, 10, 11]);
-    // Graceful stop of b while it still has messages received but not handled (its handler is slow),
-    // then a new owner c that does not wait: it continues exactly where b stopped, in order.
+    // Graceful stop of b while it still has messages received but not handled (its handler holds a
+    // batch), then a new owner c that does not wait: it continues exactly where b stopped, in order.
     await rb.stop();
-    let slow = true;
+    let release: (() => void) | null = null;
+    const gate = new Promise<void>((r) => (release = r));
     const rb2 = await b.readPartition(
       'workers',
       'locations.>',
       1,
       async (batch) => {
         for (const m of batch) got.push({ who: 'b', seq: (m.payload as { seq: number }).seq });
-        if (slow) await new Promise((r) => setTimeout(r, 300));
+        await gate;
       },
       { maxBatch: 2 },
     );
     for (let seq = 12; seq < 20; seq++) await bus.publish(subjects.locations('c1', dev!), { seq });
-    await waitFor(() => got.some((g) => g.who === 'b' && g.seq >= 12));
-    await rb2.stop();
-    slow = false;
-    const c = await open({}, prefix);
+    // b's handler holds its first batch (at most 2) and b has received more than that: the server
+    // counts them delivered and unacked (the handler's batch plus b's buffer of up to 4).
+    await waitFor(() => got.some((g) => g.who === 'b' && g.seq >= 12), 20_000);
+    const handling = got.filter((g) => g.who === 'b' && g.seq >= 12).length;
+    const deadline = Date.now() + 20_000;
+    while ((await consumer()).num_ack_pending <= handling) {
+      if (Date.now() > deadline) throw new Error('b never received more than its batch');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const stopping = rb2.stop();
+    release!();
+    await stopping;
+    const c = await open({ ackWaitMs }, prefix);
     await c.readPartition('workers', 'locations.>', 1, async (batch) => {
       for (const m of batch) got.push({ who: 'c', seq: (m.payload as { seq: number }).seq });
     });
-    await waitFor(() => got.some((g) => g.who === 'c' && g.seq === 19), 3000);
+    await waitFor(() => got.some((g) => g.who === 'c' && g.seq === 19), 20_000);
     expect(got.filter((g) => g.seq >= 12).map((g) => g.seq)).toEqual([12, 13, 14, 15, 16, 17, 18, 19]);
     expect(got.filter((g) => g.who === 'c').length).toBeGreaterThan(0);
-  }, 30_000);
+    // Nothing left over once c's last ack reached the server: every message acked.
+    const until = Date.now() + 20_000;
+    let info = await consumer();
+    while (info.num_ack_pending + info.num_pending > 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+      info = await consumer();
+    }
+    expect([info.num_ack_pending, info.num_pending]).toEqual([0, 0]);
+  }, 120_000);
 
   it('de-duplicates a resend with the same message id', async () => {
     const bus = await open();

@@ -157,7 +157,7 @@ async function report<T>(kind: ReportKind, row: { array(): { parse(v: unknown): 
 }
 
 describe('reports from rollups', () => {
-  it('fuel: used litres, consumption, refuel and drop with litres, time and place, level in percent', async () => {
+  it('fuel: used litres, consumption, refuel and drop with litres, time and place, level in litres', async () => {
     const body = await report('fuel', fuelReportRowSchema);
     expect(body.total).toBe(1);
     const row = body.data[0]!;
@@ -176,8 +176,10 @@ describe('reports from rollups', () => {
     expect(Date.parse(refuel.at)).toBeGreaterThanOrEqual(T0 + 69 * 60_000);
     expect(Date.parse(refuel.at)).toBeLessThan(T0 + 76 * 60_000);
     expect(refuel.longitude).toBeGreaterThan(55.8); // 60 km east of the start
-    // Hourly level points (percent), falling while driving and ending after refuel and drop.
-    // 08:00 Dubai: 50 L - 12 L driven = 38 %; 09:00: +40 refuel, -10 drop = 68 % (100 L tank).
+    // Hourly level points in litres (the device reports IO 84, which wins over the percent of IO 89),
+    // falling while driving and ending after refuel and drop.
+    // 08:00 Dubai: 50 L - 12 L driven = 38 L; 09:00: +40 refuel, -10 drop = 68 L.
+    expect(row.level_unit).toBe('litres');
     expect(row.level.map((p) => [p.at, Number(p.value)])).toEqual([
       ['2026-01-05T04:00:00.000Z', 38],
       ['2026-01-05T05:00:00.000Z', 68],

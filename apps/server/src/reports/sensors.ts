@@ -101,9 +101,43 @@ const isoOf = (d: Date | string) => new Date(d).toISOString();
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
+ * The fuel level chart of one vehicle, in litres whenever the vehicle reports litres, else in percent.
+ *
+ * Litres come from IO 84: the device's own litres or, with a fuel sensor configured for the device
+ * (issue 19: an analog input through its calibration table, gateway/sensors.ts), the calibrated litres
+ * the gateway writes there. They are what the tank holds, so they win over the percentage of IO 89
+ * (a float gauge's coarse reading): a bucket with litres shows them, a bucket with only a percentage shows
+ * it converted with the vehicle's tank capacity (skipped without one), so one chart never mixes units.
+ * Without any litres in the range the chart stays in percent (IO 89) as before.
+ */
+export function fuelLevelSeries(
+  rows: readonly { at: Date | string; pct: number | null; litres: number | null }[],
+  tankLitres: number,
+): { level: { at: string; value: number }[]; unit: 'litres' | 'percent' } {
+  const level: { at: string; value: number }[] = [];
+  const tank = Number.isFinite(tankLitres) && tankLitres > 0 ? tankLitres : null;
+  if (rows.some((l) => l.litres !== null)) {
+    for (const l of rows) {
+      const litres =
+        l.litres !== null
+          ? Number(l.litres)
+          : l.pct !== null && tank !== null
+            ? (Number(l.pct) / 100) * tank
+            : null;
+      if (litres !== null && Number.isFinite(litres))
+        level.push({ at: isoOf(l.at), value: round(litres, 1) });
+    }
+    return { level, unit: 'litres' };
+  }
+  for (const l of rows) if (l.pct !== null) level.push({ at: isoOf(l.at), value: round(Number(l.pct), 1) });
+  return { level, unit: 'percent' };
+}
+
+/**
  * Fuel report per vehicle: litres used (counter IO 83, else level analysis), distance, consumption per
- * 100 km and per engine hour, refuels and drops with litres, time and place, and the level in percent over
- * time (IO 89, or the litres of IO 84 over the vehicle's tank capacity when the device reports only those).
+ * 100 km and per engine hour, refuels and drops with litres, time and place, and the level over time in
+ * litres (IO 84, calibrated per device) or, when the vehicle reports no litres, in percent (IO 89); see
+ * {@link fuelLevelSeries}.
  */
 export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) {
   const plan = planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone);
@@ -157,16 +191,7 @@ export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, 
         latitude: num(e.latitude),
         longitude: num(e.longitude),
       });
-      const level: { at: string; value: number }[] = [];
-      for (const l of levels.get(id) ?? []) {
-        const pct =
-          l.pct !== null
-            ? Number(l.pct)
-            : l.litres !== null && tank > 0
-              ? Math.min(100, (Number(l.litres) / tank) * 100)
-              : null;
-        if (pct !== null) level.push({ at: isoOf(l.at), value: round(pct, 1) });
-      }
+      const { level, unit } = fuelLevelSeries(levels.get(id) ?? [], tank);
       return {
         vehicle: r.vehicle,
         fuel_used_litres: round(used, 1),
@@ -176,6 +201,7 @@ export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, 
         refuels: ev.filter((e) => e.kind === 'refuel').map(place),
         drops: ev.filter((e) => e.kind === 'drop').map(place),
         level,
+        level_unit: unit,
       };
     }),
     total,

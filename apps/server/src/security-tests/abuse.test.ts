@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, PASSWORD, type Harness } from '../../test/harness';
+import { createServer } from '../server';
+import { registerReportRoutes } from '../reports/routes';
 import { buildWorld, type World } from '../../test/fixtures';
 import { MESSAGES_PER_RECIPIENT_HOUR } from '../auth/throttle';
 
@@ -177,9 +179,45 @@ describe('finding 9: what tenants learn about each other and about hidden geofen
     expect(events.statusCode, events.body).toBe(200);
     expect(events.body).toContain('Station yard');
     expect(events.body).not.toContain('Secret HQ');
-    // The company admin sees both.
+    // Searching for the hidden name finds nothing either (the search reads the geofence's name).
+    const probe = await as(st, w.a.uuid, 'GET', '/v1/geofences/events?search=Secret');
+    expect(probe.statusCode, probe.body).toBe(200);
+    expect((probe.json() as { total: number }).total).toBe(0);
+    // The geofence-visits report (its routes come with the pipeline: a server of this storage with them).
+    const reports = await createServer({
+      config: h.config,
+      storage: h.storage,
+      bus: h.bus,
+      messenger: h.messenger,
+      now: () => h.clock.now,
+      logger: false,
+    });
+    registerReportRoutes(reports, { rollupTimeZone: 'Asia/Dubai' });
+    await reports.ready();
+    const report = (actor: { token: string }, url: string) =>
+      reports.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${actor.token}`, 'x-transport-uuid': w.a.uuid, 'x-locale': 'en' },
+      });
+    // The station admin: the open visit of the station's own geofence only.
+    const range = 'from=2026-11-19T00:00:00Z&to=2026-11-21T00:00:00Z';
+    const visits = await report(st, `/v1/reports/geofence-visits?${range}`);
+    expect(visits.statusCode, visits.body).toBe(200);
+    const seen = visits.json() as { total: number; data: { geofence_name: string; geofence_uuid: string }[] };
+    expect(seen.data.map((x) => [x.geofence_name, x.geofence_uuid])).toEqual([['Station yard', own.uuid]]);
+    expect(seen.total).toBe(1);
+    expect(visits.body).not.toContain('Secret HQ');
+    expect(visits.body).not.toContain(hidden.uuid);
+    // The company admin sees both, in the list and in the report.
     const all = await as(w.users.adminA, w.a.uuid, 'GET', '/v1/geofences/events');
     expect(all.body).toContain('Secret HQ');
+    const allVisits = await report(w.users.adminA, `/v1/reports/geofence-visits?${range}`);
+    expect(allVisits.statusCode, allVisits.body).toBe(200);
+    expect(
+      (allVisits.json() as { data: { geofence_name: string }[] }).data.map((x) => x.geofence_name).sort(),
+    ).toEqual(['Secret HQ', 'Station yard']);
+    await reports.close();
   });
 });
 

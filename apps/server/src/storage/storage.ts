@@ -40,6 +40,11 @@ export interface DeviceRef {
   companyUuid: string;
   vehicleId: number | null;
   vehicleUuid: string | null;
+  /**
+   * Start (ms, UTC) of the device's installation date (`installation_date` of the device contract), or
+   * null when none is recorded. Earlier fix times are stored flagged (gateway/hygiene.ts).
+   */
+  installedAt?: number | null;
 }
 
 export type DeviceConnectionStatus = 'online' | 'offline' | 'unplugged';
@@ -166,6 +171,13 @@ const monthKey = (ms: number) => {
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
 };
 
+/** Start of an installation date (YYYY-MM-DD) in ms UTC; null when absent or not a date. */
+function installedAtOf(date: string | null): number | null {
+  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
 export function createStorage(db: Database): Storage {
   const partitions = new Set<string>();
   const deviceCache = new Map<string, { ref: DeviceRef | null; at: number }>();
@@ -225,9 +237,10 @@ export function createStorage(db: Database): Storage {
         company_uuid: string;
         vehicle_id: number | null;
         vehicle_uuid: string | null;
+        installation_date: string | null;
       }>(
         `SELECT d.id, d.uuid, d.imei, d.type, d.status, d.company_id, c.uuid AS company_uuid,
-                v.id AS vehicle_id, v.uuid AS vehicle_uuid
+                v.id AS vehicle_id, v.uuid AS vehicle_uuid, d.data->>'installation_date' AS installation_date
          FROM devices d JOIN transport_companies c ON c.id = d.company_id
          LEFT JOIN LATERAL (SELECT id, uuid FROM vehicles WHERE device_imei = d.imei OR gps_device_imei = d.imei
                             ORDER BY (device_imei = d.imei) DESC LIMIT 1) v ON true
@@ -246,6 +259,7 @@ export function createStorage(db: Database): Storage {
             companyUuid: r.company_uuid,
             vehicleId: r.vehicle_id,
             vehicleUuid: r.vehicle_uuid,
+            installedAt: installedAtOf(r.installation_date),
           }
         : null;
       deviceCache.set(imei, { ref, at: Date.now() });

@@ -3,6 +3,7 @@ import { baseLayerListSchema, baseLayerSchema } from './map';
 import { MAX_SHARE_RECIPIENTS, shareEmailInputSchema } from './message';
 import { rangeRefinement, rangeTooLongMessage } from './common';
 import { notificationRuleInputSchema } from './notification';
+import { deviceInputSchema } from './device';
 import { z } from 'zod';
 
 const layer = (over: Record<string, unknown> = {}) => ({
@@ -88,5 +89,20 @@ describe('notification rule quiet hours', () => {
   ])('%s', (_name, over, path) => {
     const r = notificationRuleInputSchema.safeParse(rule(over));
     expect(r.success ? null : r.error.issues[0]!.path.join('.')).toBe(path);
+  });
+});
+
+describe('device installation date', () => {
+  const device = (over: Record<string, unknown>) => ({ imei: '356307042441013', type: 'teltonika', ...over });
+  it.each([
+    ['a calendar date', { installation_date: '2026-03-01' }, '2026-03-01'],
+    ['an empty field (not recorded)', { installation_date: '' }, null],
+    ['no field', {}, null],
+    ['a date-time', { installation_date: '2026-03-01T10:00:00Z' }, 'Please enter a valid Installation date'],
+    ['an impossible day', { installation_date: '2026-02-30' }, 'Please enter a valid Installation date'],
+  ])('%s', (_name, over, expected) => {
+    const r = deviceInputSchema.safeParse(device(over));
+    if (r.success) expect(r.data.installation_date).toBe(expected);
+    else expect(r.error.issues[0]!.message).toBe(expected);
   });
 });

@@ -73,6 +73,12 @@ export const deviceSchema = z.object({
   sim_card_number: nullableString,
   /** Expiry of the device's subscription or SIM plan (YYYY-MM-DD). */
   expiration_date: nullableString,
+  /**
+   * Day the tracker was installed in the vehicle (YYYY-MM-DD, start of that day UTC). Records with a fix
+   * time before it are stored flagged (invalid): kept raw, never on the map, in trips or reports
+   * (issue 18, gateway hygiene). Null = not recorded (no check).
+   */
+  installation_date: nullableString.optional(),
   status: entityStatusSchema,
   current_status: deviceConnectionStatusSchema,
   last_connected_at: isoDateTimeSchema.nullable(),
@@ -100,6 +106,7 @@ export const deviceInputSchema = z.object({
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value)),
   expiration_date: optionalDateField('Expiration date'),
+  installation_date: optionalDateField('Installation date'),
   status: entityStatusSchema.default('active'),
 });
 export type DeviceInput = z.input<typeof deviceInputSchema>;

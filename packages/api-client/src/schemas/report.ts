@@ -103,8 +103,12 @@ export const fuelReportRowSchema = z.object({
       longitude: z.number().nullable(),
     }),
   ),
-  /** Fuel level (percent) over time. */
+  /**
+   * Fuel level over time, in `level_unit`: litres whenever the vehicle reports litres (IO 84, or the
+   * device's configured fuel sensor through its calibration table), else percent (IO 89).
+   */
   level: z.array(sample(z.number())),
+  level_unit: z.enum(['litres', 'percent']),
 });
 export type FuelReportRow = z.infer<typeof fuelReportRowSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeRuptelaServerFrame, createRuptelaSession } from '../ruptela/codec';
+import { encodeRuptelaServerFrame, createRuptelaSession } from '../ruptela';
 import { createIStartekSession, encodeIStartekFrame } from '../istartek/codec';
 import { crc16Kermit } from '../common/crc16';
 import { asciiToBytes } from '../common/byte-reader';

@@ -2,7 +2,7 @@ import { asciiToBytes } from '../common/byte-reader';
 import { protocolError, type ProtocolError } from '../common/errors';
 import { tryFromHex } from '../common/hex';
 import { encodeIStartekCommand } from '../istartek/codec';
-import { encodeRuptelaServerFrame } from '../ruptela/codec';
+import { encodeRuptelaServerFrame } from '../ruptela/encoding';
 import { RUPTELA_CMD_SMS_VIA_GPRS, RUPTELA_CMD_SMS_VIA_GPRS_RESPONSE } from '../ruptela/constants';
 import type { CommandResponse, DeviceType } from '../records';
 import { encodeTeltonikaCommand } from '../teltonika/codec12';

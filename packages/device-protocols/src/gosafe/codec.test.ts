@@ -9,7 +9,7 @@ import {
   encodeGoSafeCommandResponse,
   escapeGoSafe,
   unescapeGoSafe,
-} from './codec';
+} from '.';
 
 const WIRE =
   'f80601013fb82203661b002ee46249007a13003f45feefeeb401db1b00be00000000060e00d602018904036412080c010111e121003100410051010807000000000000004655f8';

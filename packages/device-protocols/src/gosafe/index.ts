@@ -3,9 +3,8 @@ export {
   GOSAFE_MAX_FRAME_SIZE,
   createGoSafeSession,
   decodeGoSafeMessage,
-  encodeGoSafeCommandResponse,
-  encodeGoSafeText,
   escapeGoSafe,
   unescapeGoSafe,
   type GoSafeSession,
-} from './codec';
+} from './framing';
+export { encodeGoSafeCommandResponse, encodeGoSafeText } from './encoding';

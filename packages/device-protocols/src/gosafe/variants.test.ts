@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DecodeResult, DecodedRecord } from '../records';
-import { createGoSafeSession, decodeGoSafeMessage } from './codec';
+import { createGoSafeSession, decodeGoSafeMessage } from '.';
 
 const IMEI = '358696043774648';
 const bytes = (t: string) => Uint8Array.from(Buffer.from(t, 'latin1'));

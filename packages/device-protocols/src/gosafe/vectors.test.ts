@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { caseBytes, expectPlausibleLocation, loadVectors, type VectorCase } from '../../test/vectors';
 import { toHex } from '../common/hex';
 import type { DecodeResult } from '../records';
-import { createGoSafeSession, decodeGoSafeMessage, unescapeGoSafe } from './codec';
+import { createGoSafeSession, decodeGoSafeMessage, unescapeGoSafe } from '.';
 
 const cases = loadVectors('gosafe');
 

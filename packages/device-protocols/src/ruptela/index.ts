@@ -3,11 +3,13 @@ export { RUPTELA_IO_MAP, mapRuptelaIo, unmapRuptelaIo } from './io-map';
 export {
   createRuptelaSession,
   decodeRuptelaMessage,
+  type RuptelaSession,
+  type RuptelaSessionOptions,
+} from './framing';
+export {
   encodeRuptelaCommandResponse,
   encodeRuptelaHeartbeat,
   encodeRuptelaIdentification,
   encodeRuptelaRecords,
   encodeRuptelaServerFrame,
-  type RuptelaSession,
-  type RuptelaSessionOptions,
-} from './codec';
+} from './encoding';

@@ -5,7 +5,7 @@
 // values (ids u8; u16 in 68), then CRC-16/KERMIT big-endian over everything after the length.
 import { describe, expect, it } from 'vitest';
 import type { DecodedRecord } from '../records';
-import { createRuptelaSession } from './codec';
+import { createRuptelaSession } from '.';
 
 function kermit(bytes: number[]): number {
   let crc = 0;

@@ -7,7 +7,7 @@ import {
   encodeRuptelaHeartbeat,
   encodeRuptelaIdentification,
   encodeRuptelaRecords,
-} from './codec';
+} from '.';
 import { RUPTELA_MAX_FRAME_SIZE } from './constants';
 import { mapRuptelaIo, unmapRuptelaIo } from './io-map';
 

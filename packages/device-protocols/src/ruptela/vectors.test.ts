@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { caseBytes, expectPlausibleLocation, loadVectors, type VectorCase } from '../../test/vectors';
 import { toHex } from '../common/hex';
 import type { DecodedMessage, DecodeResult } from '../records';
-import { createRuptelaSession, decodeRuptelaMessage, encodeRuptelaServerFrame } from './codec';
+import { createRuptelaSession, decodeRuptelaMessage, encodeRuptelaServerFrame } from '.';
 import { RUPTELA_CMD_SMS_VIA_GPRS } from './constants';
 import { asciiToBytes } from '../common/byte-reader';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeDeviceCommand, supportedCommands } from '../commands/commands';
 import { concatBytes } from '../common/byte-writer';
 import { fromHex } from '../common/hex';
-import { GOSAFE_ACK } from '../gosafe/codec';
+import { GOSAFE_ACK } from '../gosafe';
 import { deviceTypes } from '../records';
 import { RUPTELA_RECORDS_ACK } from '../ruptela/constants';
 import { teltonikaHandshakeReply, teltonikaTcpAck } from '../teltonika/tcp';

@@ -43,6 +43,12 @@ export const devices: Resources['devices'] = {
     replaying: 'جارٍ إعادة التشغيل…',
     replayDone: 'تمت إعادة تشغيل {{frames}} إطارات وتخزين {{stored}} سجلات.',
     notReplayed: 'لم تُعد',
+    /** Replay outcome codes the server answers (rawFrameReplayOutcomeSchema.result). */
+    result: {
+      stored: 'خُزّنت',
+      undecodable: 'ما زالت غير قابلة لفك الترميز',
+      'no-records': 'لا مواقع في الإطار',
+    },
   },
   connect: {
     title: 'ربط تطبيق الهاتف',

@@ -37,6 +37,7 @@ export const fields = {
     sim: 'الشريحة',
     sim_card_number: 'رقم الشريحة',
     expiration_date: 'تاريخ الانتهاء',
+    installation_date: 'تاريخ التركيب',
     current_status: 'الحالة الحالية',
     last_connected_at: 'آخر اتصال',
     first_name: 'الاسم الأول',

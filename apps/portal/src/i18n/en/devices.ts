@@ -41,6 +41,8 @@ export const devices = {
     replaying: 'Replaying…',
     replayDone: '{{frames}} frames replayed, {{stored}} records stored.',
     notReplayed: 'Not replayed',
+    /** Replay outcome codes the server answers (rawFrameReplayOutcomeSchema.result). */
+    result: { stored: 'Stored', undecodable: 'Still undecodable', 'no-records': 'No positions in the frame' },
   },
   connect: {
     title: 'Connecting the phone app',

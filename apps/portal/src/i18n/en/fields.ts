@@ -35,6 +35,7 @@ export const fields = {
     sim: 'SIM',
     sim_card_number: 'SIM card number',
     expiration_date: 'Expiration date',
+    installation_date: 'Installation date',
     current_status: 'Current status',
     last_connected_at: 'Last connected at',
     first_name: 'First name',

@@ -112,11 +112,16 @@ export default function FuelReportPage() {
               <FuelEvents title={t('fuel.drops')} events={row.drops} testId="fuel-drops" />
             </div>
             <div className="mt-3">
+              {/* Litres when the vehicle reports them (its calibrated fuel sensor), else percent. */}
               <LineChart
-                title={t('chart.fuelLevel')}
+                title={row.level_unit === 'litres' ? t('chart.fuelLitres') : t('chart.fuelLevel')}
                 timestamps={row.level.map((s) => Date.parse(s.at))}
                 series={[
-                  { label: t('chart.fuelLevel'), values: row.level.map((s) => Number(s.value)), unit: '%' },
+                  {
+                    label: row.level_unit === 'litres' ? t('chart.fuelLitres') : t('chart.fuelLevel'),
+                    values: row.level.map((s) => Number(s.value)),
+                    unit: row.level_unit === 'litres' ? t('unit.l') : '%',
+                  },
                 ]}
               />
             </div>

@@ -777,6 +777,14 @@ export class PipelineService {
     return byDevice.size;
   }
 
+  /**
+   * Whether this node holds live folds of the device (it owns the device's records now): a repair run
+   * elsewhere must reach it (gateway/sensor-repair.ts hands it over on the bus).
+   */
+  holdsDevice(deviceUuid: string): boolean {
+    return this.inc.get(deviceUuid)?.inc != null;
+  }
+
   /** Queued background repairs (tests, metrics). */
   pendingRepairs(): number {
     return this.repairQueue.length;

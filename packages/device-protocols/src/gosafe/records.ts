@@ -1,3 +1,4 @@
+import { ByteReader } from '../common/byte-reader';
 import type { AttributeValue, DecodedMessage, DecodedRecord, IoValue } from '../records';
 
 /**
@@ -398,4 +399,76 @@ export function decodeGoSafeText(
   }
   if (records.length > 0) out.unshift({ type: 'records', protocol: 'gosafe', imei, records });
   return { messages: out, answered: true };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Binary records
+
+/** Binary frames count seconds from 2000-01-01T00:00:00Z. */
+const EPOCH_2000 = 946_684_800;
+
+interface BinaryBuilding {
+  record: DecodedRecord;
+  attributes: Record<string, AttributeValue>;
+}
+
+function newBinaryRecord(imei: string, fixTime: number): BinaryBuilding {
+  return {
+    record: {
+      imei,
+      protocol: 'gosafe',
+      fixTime,
+      valid: false,
+      latitude: 0,
+      longitude: 0,
+      altitude: 0,
+      speed: 0,
+      course: 0,
+      satellites: 0,
+      eventId: 0,
+      io: {},
+    },
+    attributes: {},
+  };
+}
+
+function finishBinary(b: BinaryBuilding): DecodedRecord {
+  if (Object.keys(b.attributes).length > 0) b.record.attributes = b.attributes;
+  return b.record;
+}
+
+/** Decodes one unescaped binary frame `f8 ... f8` (framing and escaping: ./framing.ts). */
+export function decodeGoSafeBinary(frame: Uint8Array): DecodedMessage[] {
+  const r = new ByteReader(frame, 0, frame.length - 1);
+  r.u8(); // marker
+  r.u8(); // protocol version
+  const type = r.u8();
+  const imei = String(r.u32() * 0x1000000 + ((r.u8() << 16) | r.u16()));
+  const fixTime = (r.u32() + EPOCH_2000) * 1000;
+  const b = newBinaryRecord(imei, fixTime);
+  if (type === 0x41) b.record.eventId = r.u8();
+  const mask = r.u16();
+  if (mask & 0x01) r.skip(r.u8()); // SYS
+  if (mask & 0x02) {
+    const length = r.u8();
+    const end = r.pos + length;
+    const fragmentMask = r.u16();
+    if (fragmentMask & 0x01) {
+      const flags = r.u8();
+      b.record.valid = ((flags >> 5) & 0x03) > 0;
+      b.record.satellites = flags & 0x1f;
+    }
+    if (fragmentMask & 0x02) {
+      b.record.latitude = r.i32() / 1e6;
+      b.record.longitude = r.i32() / 1e6;
+    }
+    if (fragmentMask & 0x04) b.record.speed = Math.max(0, r.i16());
+    if (fragmentMask & 0x08) b.record.course = r.u16();
+    if (fragmentMask & 0x10) b.record.altitude = r.i16();
+    if (fragmentMask & 0x20) b.record.hdop = r.u16() / 100;
+    if (fragmentMask & 0x40) b.attributes['vdop'] = r.u16() / 100;
+    if (r.pos < end) r.skip(end - r.pos);
+  }
+  for (let bit = 2; bit <= 7; bit++) if (mask & (1 << bit)) r.skip(r.u8()); // GSM, COT, ADC, DTT, IWD, ETD
+  return [{ type: 'records', protocol: 'gosafe', imei, records: [finishBinary(b)] }];
 }
