@@ -24,7 +24,11 @@ const saved = {
 describe('alert rule channels in the form', () => {
   it.each([
     ['a new rule starts with the contract default', draftFor('overspeed', 'Speed'), ['in_app', 'push']],
-    ['a saved rule shows its own channels', draftFor('overspeed', 'Speed', saved), ['in_app', 'email', 'sms']],
+    [
+      'a saved rule shows its own channels',
+      draftFor('overspeed', 'Speed', saved),
+      ['in_app', 'email', 'sms'],
+    ],
     [
       'what the form holds is what is sent',
       { ...draftFor('overspeed', 'Speed'), channels: ['email' as const] },

@@ -183,7 +183,13 @@ async function scheduledTrip(
 }
 
 const outboxRows = (kind: string) =>
-  storage.db.query<{ channel: string; recipient: string; locale: string; status: string; last_error: string | null }>(
+  storage.db.query<{
+    channel: string;
+    recipient: string;
+    locale: string;
+    status: string;
+    last_error: string | null;
+  }>(
     'SELECT channel, recipient, locale, status, last_error FROM message_outbox WHERE kind = $1 ORDER BY id',
     [kind],
   );
@@ -301,7 +307,9 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     expect(ar!.mail.text).toContain('ليلى سالم');
     const [, arToken] = /https:\/\/fleet\.example\/track\/([A-Za-z0-9_-]+)/.exec(ar!.mail.text ?? '') ?? [];
     expect(arToken).toBeTruthy();
-    expect(ar!.mail.text).toMatch(/https:\/\/fleet\.example\/unsubscribe\/[0-9a-f-]{36}\.email\.[A-Za-z0-9_-]+/);
+    expect(ar!.mail.text).toMatch(
+      /https:\/\/fleet\.example\/unsubscribe\/[0-9a-f-]{36}\.email\.[A-Za-z0-9_-]+/,
+    );
 
     const [en] = smtp.to('omar@family.test');
     expect(en!.mail.subject).toBe('Fleet: the bus is approaching Palm Street');
@@ -310,7 +318,9 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     const [, enToken] = /https:\/\/fleet\.example\/track\/([A-Za-z0-9_-]+)/.exec(en!.mail.text ?? '') ?? [];
     expect(sms.sent).toHaveLength(1);
     expect(sms.sent[0]!.to).toBe('+971500000002');
-    expect(sms.sent[0]!.text).toMatch(/^Fleet: the bus for Layla Salem is approaching Palm Street\. https:\/\/fleet\.example\/track\/\S+ Stop: https:\/\/fleet\.example\/unsubscribe\/\S+\.sms\.\S+$/);
+    expect(sms.sent[0]!.text).toMatch(
+      /^Fleet: the bus for Layla Salem is approaching Palm Street\. https:\/\/fleet\.example\/track\/\S+ Stop: https:\/\/fleet\.example\/unsubscribe\/\S+\.sms\.\S+$/,
+    );
     // Nothing of the link reaches the log or the stored row once sent.
     const stored = await storage.db.query<{ body_text: string | null }>(
       `SELECT body_text FROM message_outbox WHERE kind = 'guardian_approaching'`,
@@ -324,7 +334,12 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     expect(data.vehicle.license_plate_number).toBe('T 10000');
     expect(data.location.latitude).toBeCloseTo(LAT, 5);
     expect(data.location.longitude).toBeCloseTo(lonAt(11), 5);
-    expect(data.stop).toMatchObject({ name: 'Palm Street', latitude: LAT, longitude: STOP_A, reached: false });
+    expect(data.stop).toMatchObject({
+      name: 'Palm Street',
+      latitude: LAT,
+      longitude: STOP_A,
+      reached: false,
+    });
     expect(data.distance_m).toBeGreaterThan(650);
     expect(data.distance_m).toBeLessThan(750);
     expect(data.eta_minutes).toBe(1);
@@ -332,9 +347,18 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     expect(data.passenger).toEqual({ first_name: 'Layla', first_name_ar: 'ليلى' });
     expect(data.language).toBe('ar');
     // Nothing of other passengers, guardians or the company.
-    expect(Object.keys(data).sort()).toEqual(
-      ['distance_m', 'eta_minutes', 'expires_at', 'language', 'live_status', 'location', 'passenger', 'stop', 'trip', 'vehicle'],
-    );
+    expect(Object.keys(data).sort()).toEqual([
+      'distance_m',
+      'eta_minutes',
+      'expires_at',
+      'language',
+      'live_status',
+      'location',
+      'passenger',
+      'stop',
+      'trip',
+      'vehicle',
+    ]);
     // The same fix twice queues nothing more (one message per guardian, passenger, stop and channel).
     await send(11, 11);
     await pipeline.flush();
@@ -415,7 +439,8 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     await outbox.drain();
     const [late] = smtp.to('mona@family.test');
     expect(late!.mail.subject).toBe('Fleet: the bus for Sami Ali is late');
-    const [, lateToken] = /https:\/\/fleet\.example\/track\/([A-Za-z0-9_-]+)/.exec(late!.mail.text ?? '') ?? [];
+    const [, lateToken] =
+      /https:\/\/fleet\.example\/track\/([A-Za-z0-9_-]+)/.exec(late!.mail.text ?? '') ?? [];
     const lateView = await track(lateToken!);
     expect(lateView.statusCode, lateView.body).toBe(200);
     expect(lateView.json().data.location).toBeNull();
@@ -450,7 +475,12 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     // The unsubscribe link: reading it changes nothing; confirming stops e-mail; a forged one is a 404.
     const [, unsub] = /https:\/\/fleet\.example\/unsubscribe\/(\S+)/.exec(cancelled!.mail.text ?? '') ?? [];
     const before = await call(app, { method: 'GET', url: `/v1/unsubscribe/${unsub}` });
-    expect(before.json().data).toEqual({ channel: 'email', subscribed: true, message_channel: 'email', language: 'en' });
+    expect(before.json().data).toEqual({
+      channel: 'email',
+      subscribed: true,
+      message_channel: 'email',
+      language: 'en',
+    });
     const done = await call(app, { method: 'POST', url: `/v1/unsubscribe/${unsub}` });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ subscribed: false, message_channel: 'none' });
@@ -484,6 +514,9 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     const [failed] = await storage.db.query<{ status: string; last_error: string }>(
       `SELECT status, last_error FROM message_outbox WHERE idempotency_key = 'late-queued'`,
     );
-    expect(failed).toEqual({ status: 'failed', last_error: 'the guardian unsubscribed from e-mail messages' });
+    expect(failed).toEqual({
+      status: 'failed',
+      last_error: 'the guardian unsubscribed from e-mail messages',
+    });
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { vehicleStatus } from '@fleet/core';
-import type { GuardianMessageChannel } from '@fleet/api-client';
+import type { GuardianMessageChannel, trackedTripStatuses } from '@fleet/api-client';
 import { route, iso } from '../http/route';
 import { notFound } from '../http/errors';
 import { hashToken } from '../auth/crypto';
@@ -33,14 +33,12 @@ export const ETA_MIN_SPEED_KMH = 20;
 
 export function etaMinutes(distanceM: number, speedKmh: number | null): number {
   const kmh = Math.max(ETA_MIN_SPEED_KMH, speedKmh ?? 0);
-  return Math.max(0, Math.round(distanceM / 1000 / kmh * 60));
+  return Math.max(0, Math.round((distanceM / 1000 / kmh) * 60));
 }
-
-const OPEN = ['pending', 'delayed', 'started'] as const;
 
 interface TrackRow extends Partial<LocationRow> {
   trip_name: string;
-  trip_status: (typeof OPEN)[number];
+  trip_status: (typeof trackedTripStatuses)[number];
   instance: {
     plannedStart?: number;
     plannedEnd?: number;
@@ -125,10 +123,12 @@ export function registerGuardianMessageRoutes(app: FastifyInstance): void {
   async function subscription(token: string) {
     const signed = await verifyUnsubscribe(db, token);
     if (!signed) throw notFound();
-    const [g] = await db.query<{ id: number; company_id: number; email: string | null; data: Record<string, unknown> }>(
-      'SELECT id, company_id, email, data FROM guardians WHERE uuid = $1::uuid',
-      [signed.guardianUuid],
-    );
+    const [g] = await db.query<{
+      id: number;
+      company_id: number;
+      email: string | null;
+      data: Record<string, unknown>;
+    }>('SELECT id, company_id, email, data FROM guardians WHERE uuid = $1::uuid', [signed.guardianUuid]);
     if (!g) throw notFound();
     return { signed, g };
   }

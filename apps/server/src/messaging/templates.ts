@@ -55,11 +55,7 @@ export interface RenderedMessage {
 const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 
 export function headerSafe(value: string): string {
-  return value
-    .replace(CONTROL, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 250);
+  return value.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim().slice(0, 250);
 }
 
 export function escapeHtml(value: string): string {
@@ -258,7 +254,9 @@ const ar: Record<MessageKind, WordsOf> = {
   guardian_cancelled: (p, product) => ({
     subject: `${product}: أُلغيت ${p.title ?? 'الرحلة'}`,
     heading: 'أُلغيت الرحلة',
-    lines: [`أُلغيت ${p.title ?? 'الرحلة'} ليوم ${p.detail ?? 'اليوم'}. لن تأتي حافلة لـ${p.passenger ?? 'الراكب'}.`],
+    lines: [
+      `أُلغيت ${p.title ?? 'الرحلة'} ليوم ${p.detail ?? 'اليوم'}. لن تأتي حافلة لـ${p.passenger ?? 'الراكب'}.`,
+    ],
     sms: `${product}: أُلغيت ${p.title ?? 'الرحلة'} ليوم ${p.detail ?? 'اليوم'}؛ لا حافلة لـ${p.passenger ?? ''}.`,
   }),
   guardian_missed: (p, product) => ({

@@ -103,7 +103,12 @@ describe('guardian message channel and language', () => {
   });
   it.each([
     ['no preference: decided when read', {}, null, { message_channel: null, language: 'en' }],
-    ['e-mail with an address', { message_channel: 'email', email: 'h@family.test' }, null, { message_channel: 'email' }],
+    [
+      'e-mail with an address',
+      { message_channel: 'email', email: 'h@family.test' },
+      null,
+      { message_channel: 'email' },
+    ],
     ['e-mail without an address', { message_channel: 'email' }, 'email', null],
     ['both without an address', { message_channel: 'both', email: '' }, 'email', null],
     ['SMS without an address', { message_channel: 'sms' }, null, { message_channel: 'sms' }],
@@ -130,7 +135,12 @@ describe('guardian message channel and language', () => {
   });
 
   it('a tracked trip is only ever an open one', () => {
-    const trip = { name: 'T', status: 'completed', planned_start: '2026-11-20T07:00:00.000Z', planned_end: '2026-11-20T07:30:00.000Z' };
+    const trip = {
+      name: 'T',
+      status: 'completed',
+      planned_start: '2026-11-20T07:00:00.000Z',
+      planned_end: '2026-11-20T07:30:00.000Z',
+    };
     expect(trackedTripSchema.shape.trip.safeParse(trip).success).toBe(false);
     expect(trackedTripSchema.shape.trip.safeParse({ ...trip, status: 'started' }).success).toBe(true);
   });

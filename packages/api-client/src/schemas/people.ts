@@ -149,21 +149,22 @@ export const guardianSchema = z.object({
 });
 export type Guardian = z.infer<typeof guardianSchema>;
 
-export const guardianInputSchema = z.object({
-  ...personNameInputShape,
-  email: optionalEmailField(),
-  /** Required: the guardian must be reachable. */
-  phone: phoneField(),
-  relationship: guardianRelationshipSchema,
-  national_id: optionalNationalIdField(),
-  address: optionalText('Address', 500),
-  passenger_uuids: uuidList('Passenger'),
-  notify_on_approach: z.boolean().default(true),
-  /** Left out: e-mail when the guardian has an address, else SMS (decided when read). */
-  message_channel: guardianMessageChannelSchema.nullish().transform((value) => value ?? null),
-  language: guardianLanguageSchema.default('en'),
-  status: entityStatusSchema.default('active'),
-})
+export const guardianInputSchema = z
+  .object({
+    ...personNameInputShape,
+    email: optionalEmailField(),
+    /** Required: the guardian must be reachable. */
+    phone: phoneField(),
+    relationship: guardianRelationshipSchema,
+    national_id: optionalNationalIdField(),
+    address: optionalText('Address', 500),
+    passenger_uuids: uuidList('Passenger'),
+    notify_on_approach: z.boolean().default(true),
+    /** Left out: e-mail when the guardian has an address, else SMS (decided when read). */
+    message_channel: guardianMessageChannelSchema.nullish().transform((value) => value ?? null),
+    language: guardianLanguageSchema.default('en'),
+    status: entityStatusSchema.default('active'),
+  })
   .superRefine((value, ctx) => {
     // Messages by e-mail need an address; the phone is required anyway.
     if ((value.message_channel === 'email' || value.message_channel === 'both') && value.email === null)

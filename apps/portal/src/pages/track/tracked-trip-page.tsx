@@ -68,7 +68,11 @@ export default function TrackedTripPage() {
         {
           id: 'stop',
           name: data.stop.name,
-          geometry: { type: 'Circle', center: [data.stop.longitude, data.stop.latitude], radius: STOP_RADIUS_M },
+          geometry: {
+            type: 'Circle',
+            center: [data.stop.longitude, data.stop.latitude],
+            radius: STOP_RADIUS_M,
+          },
         },
       ]
     : [];
@@ -92,7 +96,11 @@ export default function TrackedTripPage() {
       <main className="flex flex-1 flex-col gap-3 p-4">
         {tracked.isPending ? <LoadingState label={t('common:state.loading')} /> : null}
         {tracked.isError ? (
-          <PublicLinkInvalid title={t('track.invalidTitle')} text={t('track.invalid')} testId="track-invalid" />
+          <PublicLinkInvalid
+            title={t('track.invalidTitle')}
+            text={t('track.invalid')}
+            testId="track-invalid"
+          />
         ) : null}
         {data ? (
           <>
@@ -117,8 +125,8 @@ export default function TrackedTripPage() {
               <li data-testid="track-stop">{t('track.stop', { name: data.stop.name })}</li>
             </ul>
             <p className="text-sm text-foreground-muted">
-              {data.location ? t('track.updated', { time: when(data.location.created_at) }) : null}{' '}
-              · {t('track.expires', { time: when(data.expires_at) })}
+              {data.location ? t('track.updated', { time: when(data.location.created_at) }) : null} ·{' '}
+              {t('track.expires', { time: when(data.expires_at) })}
             </p>
             <div className="h-[60vh] min-h-72 overflow-hidden rounded-lg border border-border">
               <MapView

@@ -72,7 +72,9 @@ export default function UnsubscribePage() {
               </>
             ) : (
               <p data-testid="unsubscribe-done" role="status">
-                {confirm.isSuccess ? t('unsubscribe.done', { channel }) : t('unsubscribe.already', { channel })}
+                {confirm.isSuccess
+                  ? t('unsubscribe.done', { channel })
+                  : t('unsubscribe.already', { channel })}
               </p>
             )}
           </>
