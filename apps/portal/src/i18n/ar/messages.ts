@@ -52,6 +52,8 @@ export const messages = {
     status: { pending: 'لم تبدأ بعد', delayed: 'متأخرة', started: 'في الطريق' },
     invalidTitle: 'هذا الرابط غير متاح',
     invalid: 'الرابط غير صالح أو سُحب أو انتهت رحلته.',
+    revoke: 'سحب روابط التتبع',
+    revoked: 'روابط التتبع المسحوبة: {{n}}',
   },
   unsubscribe: {
     title: 'رسائل الرحلات',

@@ -49,6 +49,8 @@ export const messages = {
     status: { pending: 'Not started yet', delayed: 'Running late', started: 'On the way' },
     invalidTitle: 'This link is not available',
     invalid: 'The link is invalid, was withdrawn, or its trip has ended.',
+    revoke: 'Withdraw tracking links',
+    revoked: 'Open tracking links withdrawn: {{n}}',
   },
   unsubscribe: {
     title: 'Trip messages',
