@@ -44,7 +44,7 @@ ON CONFLICT (name) DO NOTHING;
 --      - a stop newly in data.instance.nearingSent: guardian_approaching, for the guardians of that
 --        stop's passengers who want approach messages (notify_on_approach, default true);
 --      - status becomes delayed / cancelled / missed: guardian_delayed / _cancelled / _missed, for the
---        guardians of every passenger of the instance.
+--        guardians of every passenger of the instance (not 'missed' for an instance made after its end).
 --    One row per guardian, passenger, channel and event (idempotency_key): a repeat of the same change
 --    queues nothing. The row holds template values only (params); the sender renders it in the
 --    guardian's language with its tracking and unsubscribe links (apps/server/src/guardians/render.ts).
@@ -100,7 +100,11 @@ BEGIN
       PERFORM guardian_trip_enqueue(NEW, 'guardian_approaching', stop_id);
     END LOOP;
   END IF;
-  IF NEW.status IS DISTINCT FROM old_status AND NEW.status IN ('delayed', 'cancelled', 'missed') THEN
+  -- An instance the clock made only after its planned end (no server was running at the time, e.g. the
+  -- first start of the demo in the evening) is marked missed at once: that is no news to a guardian.
+  IF NEW.status IS DISTINCT FROM old_status AND NEW.status IN ('delayed', 'cancelled', 'missed')
+     AND NOT (NEW.status = 'missed' AND coalesce(
+       NEW.created_at > to_timestamp((NEW.data->'instance'->>'plannedEnd')::double precision / 1000), false)) THEN
     PERFORM guardian_trip_enqueue(NEW, 'guardian_' || NEW.status, NULL);
   END IF;
   RETURN NULL;

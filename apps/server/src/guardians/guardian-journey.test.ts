@@ -46,6 +46,9 @@ const ENV = {
 // Planned start on the hour, three hours before the real clock (UTC days; the pipeline runs in UTC).
 const T0 = Math.floor((Date.now() - 3 * 3_600_000) / 3_600_000) * 3_600_000;
 const HHMM = new Date(T0).toISOString().slice(11, 16);
+// The late run starts at the next full hour: its instance exists before its planned end, as on a server
+// that runs all day (one made only after its end is marked missed without telling anyone).
+const T1 = Math.ceil((Date.now() + 60_000) / 3_600_000) * 3_600_000;
 const STEP_MS = 30_000;
 const LAT = 25.2;
 // East along one latitude, 0.003 degrees of longitude (about 300 m) every 30 s: about 36 km/h.
@@ -160,12 +163,13 @@ async function scheduledTrip(
   name: string,
   vehicleUuid: string,
   stops: { name: string; lon: number; offset: number; passengers: string[] }[],
+  departure = HHMM,
 ): Promise<void> {
   const db = storage.db;
   const [t] = await db.query<{ id: number }>(
     `INSERT INTO scheduled_trips (company_id, name, type, vehicle_id, departure_time, data)
      SELECT $1, $2, 'one_way', v.id, $3, '{}'::jsonb FROM vehicles v WHERE v.uuid = $4 RETURNING id`,
-    [w.a.id, name, HHMM, vehicleUuid],
+    [w.a.id, name, departure, vehicleUuid],
   );
   for (const [k, s] of stops.entries()) {
     const [stop] = await db.query<{ id: number }>(
@@ -418,10 +422,15 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     );
     const [dev] = (await addDevices(storage.db, w.a.id, [{ imei: '356307042441098', type: 'teltonika' }]))
       .devices;
-    await scheduledTrip('Late run', dev!.vehicleUuid, [
-      { name: 'Corner', lon: STOP_A, offset: 10, passengers: [kid] },
-      { name: 'School', lon: STOP_B, offset: 20, passengers: [] },
-    ]);
+    await scheduledTrip(
+      'Late run',
+      dev!.vehicleUuid,
+      [
+        { name: 'Corner', lon: STOP_A, offset: 10, passengers: [kid] },
+        { name: 'School', lon: STOP_B, offset: 20, passengers: [] },
+      ],
+      new Date(T1).toISOString().slice(11, 16),
+    );
     // A pipeline that has not made today's instances yet (the first test's one made them before this
     // trip existed): a fresh service, as after a restart.
     const fresh = new PipelineService({
@@ -431,9 +440,9 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
       timeZone: 'UTC',
       now: () => clock.now.getTime(),
     });
-    clock.now = new Date(T0 - 5 * 60_000);
+    clock.now = new Date(T1 - 5 * 60_000);
     await fresh.tick(w.a.uuid);
-    clock.now = new Date(T0 + 11 * 60_000);
+    clock.now = new Date(T1 + 11 * 60_000);
     await fresh.tick(w.a.uuid);
     expect((await outboxRows('guardian_delayed')).map((r) => r.recipient)).toEqual(['mona@family.test']);
     await outbox.drain();
@@ -445,7 +454,7 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
     expect(lateView.statusCode, lateView.body).toBe(200);
     expect(lateView.json().data.location).toBeNull();
     expect(lateView.json().data.eta_minutes).toBeNull();
-    clock.now = new Date(T0 + 31 * 60_000);
+    clock.now = new Date(T1 + 31 * 60_000);
     await fresh.tick(w.a.uuid);
     expect((await outboxRows('guardian_missed')).map((r) => r.recipient)).toEqual(['mona@family.test']);
     await outbox.drain();

@@ -198,6 +198,27 @@ describe('who the trigger queues messages for', () => {
       '+971500000002',
       'q@family.test',
     ]);
+    // Missed: told for an instance that existed before its planned end, not for one made after it.
+    const missedRows = async () => (await rows()).filter((r) => r.kind === 'guardian_missed');
+    const made = async (id: string, plannedEnd: number) =>
+      (
+        await db.query<{ id: number }>(
+          `INSERT INTO trips (company_id, name, status, start_at, data)
+           VALUES ($1, 'Run', 'pending', now(), jsonb_set($2::jsonb, '{instance,plannedEnd}', to_jsonb($3::bigint)))
+           RETURNING id`,
+          [w.a.id, instance([]).replace('st:2026-11-20', id), plannedEnd],
+        )
+      )[0]!.id;
+    const late = await made('after-end', Date.now() - 3_600_000);
+    await db.query(`UPDATE trips SET status = 'missed' WHERE id = $1`, [late]);
+    expect(await missedRows()).toEqual([]);
+    const known = await made('before-end', Date.now() + 3_600_000);
+    await db.query(`UPDATE trips SET status = 'missed' WHERE id = $1`, [known]);
+    expect((await missedRows()).map((r) => r.recipient)).toEqual([
+      'e@family.test',
+      '+971500000002',
+      'q@family.test',
+    ]);
     // Another company's trip naming this passenger queues nothing.
     await db.query(
       `INSERT INTO trips (company_id, name, status, start_at, data) VALUES ($1, 'Other', 'cancelled', now(), $2::jsonb)`,
