@@ -19,6 +19,7 @@ import { instrumentHttp } from './metrics/health';
 import { registerMapRoutes } from './map/base-layers';
 import { registerGeocodingRoutes } from './geocoding/routes';
 import { registerMessagingRoutes } from './messaging/routes';
+import { registerGuardianMessageRoutes } from './guardians/routes';
 
 /**
  * Composition of the HTTP API: the app (hooks, errors, hub) plus every route module.
@@ -47,5 +48,6 @@ export async function createServer(
   registerMapRoutes(app, deps.config);
   registerGeocodingRoutes(app, deps.config);
   registerMessagingRoutes(app);
+  registerGuardianMessageRoutes(app);
   return Object.assign(app, { cruds });
 }

@@ -108,7 +108,7 @@ describe('endpoint table', () => {
     expect(endpointNames.length).toBeGreaterThan(100);
   });
 
-  it('makes only sign-in, password recovery, OTP and shared links public', () => {
+  it("makes only sign-in, password recovery, OTP, shared links and guardians' tracking and unsubscribe links public", () => {
     const open = endpointNames.filter((name) => table[name]?.auth === 'none').sort();
     expect(open).toEqual([
       'auth.forgotPassword',
@@ -118,6 +118,9 @@ describe('endpoint table', () => {
       'auth.resetPassword',
       'auth.setPassword',
       'share.show',
+      'track.show',
+      'unsubscribe.confirm',
+      'unsubscribe.show',
     ]);
   });
 });

@@ -10,6 +10,7 @@ export * from './schemas/user';
 export * from './schemas/company';
 export * from './schemas/school';
 export * from './schemas/people';
+export * from './schemas/guardian-messages';
 export * from './schemas/trips';
 export * from './schemas/geofence';
 export * from './schemas/notification';

@@ -186,6 +186,8 @@ export const guardian = {
   address: null,
   passenger_uuids: [U1],
   notify_on_approach: true,
+  message_channel: 'sms',
+  language: 'en',
   status: 'active',
   ...stamps,
 };

@@ -1,6 +1,7 @@
 import {
   documentKinds,
   notificationRuleTypes,
+  notificationChannels,
   type NotificationRule,
   type NotificationRuleType,
 } from '@fleet/api-client';
@@ -61,6 +62,9 @@ export const kindDefaults: Partial<Record<NotificationRuleType, Partial<RuleDraf
   trip_delayed: { duration_minutes: 10 },
 };
 
+export type RuleChannel = (typeof notificationChannels)[number];
+export { notificationChannels };
+
 /** The editable part of a rule, as the form holds it (the contract's input, flat). */
 export interface RuleDraft {
   name: string;
@@ -75,6 +79,8 @@ export interface RuleDraft {
   geofence_uuids: string[];
   vehicle_uuids: string[];
   recipient_user_uuids: string[];
+  /** How the alert reaches its recipients (in the app, push, e-mail, SMS); at least one. */
+  channels: RuleChannel[];
   /** 'HH:mm' in the form; the contract carries 'HH:mm:ss'. */
   quiet_start: string;
   quiet_end: string;
@@ -99,6 +105,7 @@ export function draftFor(
       geofence_uuids: [...rule.geofence_uuids],
       vehicle_uuids: [...rule.vehicle_uuids],
       recipient_user_uuids: [...rule.recipient_user_uuids],
+      channels: [...rule.channels],
       quiet_start: (rule.quiet_start ?? '').slice(0, 5),
       quiet_end: (rule.quiet_end ?? '').slice(0, 5),
     };
@@ -116,6 +123,7 @@ export function draftFor(
     geofence_uuids: [],
     vehicle_uuids: [],
     recipient_user_uuids: [],
+    channels: ['in_app', 'push'],
     quiet_start: '',
     quiet_end: '',
     ...kindDefaults[type],
@@ -124,10 +132,10 @@ export function draftFor(
 
 /**
  * The request body for the contract's notificationRuleInputSchema: parameters a kind does not use are
- * sent as null / empty so a rule never keeps a stale threshold of another kind; channels are left to the
- * server's default on create and kept on update.
+ * sent as null / empty so a rule never keeps a stale threshold of another kind. Channels start as the
+ * contract's default (in the app and push) for a new rule and are what the form shows otherwise.
  */
-export function draftToInput(draft: RuleDraft, existing?: NotificationRule | null): Record<string, unknown> {
+export function draftToInput(draft: RuleDraft): Record<string, unknown> {
   const used = new Set<RuleParam>(kindParams[draft.type]);
   const pick = <T>(param: RuleParam, value: T, empty: T): T => (used.has(param) ? value : empty);
   return {
@@ -145,7 +153,7 @@ export function draftToInput(draft: RuleDraft, existing?: NotificationRule | nul
     recipient_user_uuids: draft.recipient_user_uuids,
     quiet_start: draft.quiet_start ? `${draft.quiet_start}:00` : null,
     quiet_end: draft.quiet_end ? `${draft.quiet_end}:00` : null,
-    ...(existing ? { channels: existing.channels } : {}),
+    channels: draft.channels,
   };
 }
 

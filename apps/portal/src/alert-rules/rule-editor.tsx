@@ -14,7 +14,7 @@ import { recordTitle } from '../entities/registry';
 import { issuesToErrors, serverFieldErrors, type FieldErrors } from '../forms/validation';
 import { useServices, useSession } from '../state/app-context';
 import { Checklist } from './checklist';
-import { draftFor, draftToInput, kindParams, type RuleDraft } from './kinds';
+import { draftFor, draftToInput, kindParams, notificationChannels, type RuleDraft } from './kinds';
 
 /** Records of a group as checklist options (first 500 by name, like the forms' reference pickers). */
 function useOptions(group: 'vehicles' | 'geofences' | 'users') {
@@ -72,6 +72,7 @@ export function RuleEditor({
       geofence_uuids: t('form.zones'),
       vehicle_uuids: t('form.vehicles'),
       recipient_user_uuids: t('form.recipients'),
+      channels: t('form.channels'),
       quiet_start: t('form.quietStart'),
       quiet_end: t('form.quietEnd'),
     })[field];
@@ -82,7 +83,7 @@ export function RuleEditor({
   };
 
   const save = async () => {
-    const body = draftToInput(draft, rule);
+    const body = draftToInput(draft);
     const parsed = notificationRuleInputSchema.safeParse(body);
     if (!parsed.success) {
       setErrors(issuesToErrors(parsed.error.issues, i18n.language, labelOf));
@@ -237,6 +238,33 @@ export function RuleEditor({
             labels={listLabels(draft.recipient_user_uuids.length)}
           />
         </div>
+        <fieldset className="flex flex-col gap-2" data-testid="rule-channels">
+          <legend className="mb-1 text-sm font-medium text-foreground">{t('form.channels')}</legend>
+          <p className="text-xs text-foreground-muted">{t('form.channelsHint')}</p>
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+            {notificationChannels.map((channel) => (
+              <Checkbox
+                key={channel}
+                label={t(`channel.${channel}`)}
+                data-testid={`rule-channel-${channel}`}
+                checked={draft.channels.includes(channel)}
+                onCheckedChange={(on) =>
+                  set(
+                    'channels',
+                    on === true
+                      ? notificationChannels.filter((c) => c === channel || draft.channels.includes(c))
+                      : draft.channels.filter((c) => c !== channel),
+                  )
+                }
+              />
+            ))}
+          </div>
+          {errors.channels ? (
+            <p role="alert" className="text-sm text-danger">
+              {errors.channels}
+            </p>
+          ) : null}
+        </fieldset>
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium text-foreground">{t('form.quietHours')}</legend>
           <p className="text-xs text-foreground-muted">{t('form.quietHint')}</p>

@@ -37,6 +37,8 @@ const SettingsPage = page(() => import('../pages/settings/settings-page'));
 const MessagesPage = page(() => import('../pages/messages/messages-page'));
 const CompaniesPage = page(() => import('../pages/platform/companies-page'));
 const SharedLocationPage = page(() => import('../pages/share/shared-location-page'));
+const TrackedTripPage = page(() => import('../pages/track/tracked-trip-page'));
+const UnsubscribePage = page(() => import('../pages/track/unsubscribe-page'));
 const ChangePasswordPage = page(() => import('../pages/settings/change-password-page'));
 const AlertRulesPage = page(() => import('../pages/settings/alert-rules-page'));
 const NotFoundPage = page(() => import('../pages/not-found-page'));
@@ -98,6 +100,9 @@ export const routes: RouteObject[] = [
       },
       // Public share-location page (copy link / share by e-mail): no sign-in, its own full-width layout.
       { path: '/share/:token', element: <SharedLocationPage /> },
+      // Guardians' public pages (issue 14): a message's tracking link and its unsubscribe link.
+      { path: '/track/:token', element: <TrackedTripPage /> },
+      { path: '/unsubscribe/:token', element: <UnsubscribePage /> },
       {
         path: '/dashboard',
         element: (

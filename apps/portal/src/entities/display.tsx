@@ -23,9 +23,11 @@ export function optionGroup(field: string, segment?: string): string | null {
     shape: 'shape',
     tracking_rules: 'trackingRule',
     relationship: 'relationship',
+    message_channel: 'messageChannel',
     current_status: 'connection',
     event: 'eventKind',
   };
+  if (field === 'language' && segment === 'guardians') return 'guardianLanguage';
   return groups[field] ?? null;
 }
 

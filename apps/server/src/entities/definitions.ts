@@ -437,6 +437,13 @@ export const entityDefs: EntityDef[] = [
       },
     },
     search: [...person, 'e.email', 'e.phone'],
+    // Guardians saved before the message preference (issue 14) existed: e-mail when they have an
+    // address, else SMS; English. Migration 0026's trigger reads missing values the same way.
+    view: (item) => ({
+      ...item,
+      message_channel: item.message_channel ?? (item.email ? 'email' : 'sms'),
+      language: item.language ?? 'en',
+    }),
     filters: {
       passenger_uuid:
         'EXISTS (SELECT 1 FROM passenger_guardians j JOIN passengers x ON x.id = j.passenger_id WHERE j.guardian_id = e.id AND x.uuid = $?)',

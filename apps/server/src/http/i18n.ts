@@ -216,6 +216,8 @@ const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   'app version': ['إصدار التطبيق', 'إصدار تطبيق'],
   channel: ['القناة', 'قناة', true],
   channels: ['القنوات', 'قنوات'],
+  'message channel': ['قناة الرسائل', 'قناة رسائل', true],
+  language: ['اللغة', 'لغة', true],
   'closing time': ['وقت الإغلاق', 'وقت إغلاق'],
   colour: ['اللون', 'لون'],
   command: ['الأمر', 'أمر'],

@@ -2,7 +2,8 @@ import type { OutgoingMessage } from '../auth/messenger';
 import type { Queryable } from '../storage/db';
 import { logActivity } from '../activity/log';
 import { backoffMs } from '../push/outbox';
-import { renderMessage } from './templates';
+import { renderMessage, type RenderedMessage } from './templates';
+import { isGuardianKind, renderGuardianMessage } from '../guardians/render';
 import type { MailTransport, SmsProvider, DeliveryResult } from './transports';
 
 /** A recipient for log lines: enough to tell messages apart, not the whole address. */
@@ -191,22 +192,42 @@ export class MessageOutbox {
     return stats;
   }
 
-  /** Renders a row the database queued with its template values only (alert mails, migration 0018). */
-  private async renderDeferred(r: ClaimedRow): Promise<void> {
-    if (r.body_html !== null || !r.params || r.kind !== 'alert') return;
-    const p = r.params;
-    const rendered = renderMessage(
-      'alert',
-      r.locale === 'ar' ? 'ar' : 'en',
-      {
-        title: p.title,
-        detail: p.detail,
-        ...(p.notification_uuid
-          ? { link: `${this.publicUrl}/dashboard/notifications/details/${p.notification_uuid}` }
-          : {}),
-      },
-      this.product,
-    );
+  /**
+   * Renders a row the database queued with its template values only (alert mails, migration 0018;
+   * guardian messages, migration 0026). Answers the reason when the message is not to be sent at all.
+   */
+  private async renderDeferred(r: ClaimedRow): Promise<string | null> {
+    if (r.body_html !== null || !r.params) return null;
+    let rendered: RenderedMessage;
+    if (isGuardianKind(r.kind)) {
+      const out = await renderGuardianMessage(
+        this.db,
+        {
+          kind: r.kind,
+          channel: r.channel,
+          locale: r.locale,
+          company_id: r.company_id,
+          params: r.params as Record<string, unknown>,
+        },
+        { publicUrl: this.publicUrl, product: this.product, now: this.now() },
+      );
+      if ('skip' in out) return out.skip;
+      rendered = out.rendered;
+    } else if (r.kind === 'alert') {
+      const p = r.params;
+      rendered = renderMessage(
+        'alert',
+        r.locale === 'ar' ? 'ar' : 'en',
+        {
+          title: p.title,
+          detail: p.detail,
+          ...(p.notification_uuid
+            ? { link: `${this.publicUrl}/dashboard/notifications/details/${p.notification_uuid}` }
+            : {}),
+        },
+        this.product,
+      );
+    } else return null;
     r.subject = rendered.subject;
     r.body_text = r.channel === 'sms' ? rendered.sms : rendered.text;
     r.body_html = r.channel === 'sms' ? null : rendered.html;
@@ -214,10 +235,12 @@ export class MessageOutbox {
       'UPDATE message_outbox SET subject = $2, body_text = $3, body_html = $4 WHERE id = $1 AND attempts = $5',
       [r.id, r.subject, r.body_text, r.body_html ?? '', r.attempts],
     );
+    return null;
   }
 
   private async deliver(r: ClaimedRow): Promise<'sent' | 'retried' | 'failed'> {
-    await this.renderDeferred(r);
+    const notSent = await this.renderDeferred(r);
+    if (notSent) return this.fail(r, 'none', notSent);
     const [{ n } = { n: 0 }] = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM message_outbox
        WHERE lower(recipient) = lower($1) AND status = 'sent' AND sent_at > $2`,

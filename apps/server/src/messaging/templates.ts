@@ -14,6 +14,11 @@ export const messageKinds = [
   'share_location',
   'alert',
   'report',
+  // Guardians (issue 14; apps/server/src/guardians/): their passengers' scheduled trips.
+  'guardian_approaching',
+  'guardian_delayed',
+  'guardian_cancelled',
+  'guardian_missed',
 ] as const;
 export type MessageKind = (typeof messageKinds)[number];
 
@@ -30,6 +35,11 @@ export interface TemplateParams {
   detail?: string | undefined;
   /** When the link stops working (ISO), shown in the recipient's language. */
   expiresAt?: string | undefined;
+  /** Guardian messages: the passenger's name and their stop. */
+  passenger?: string | undefined;
+  stop?: string | undefined;
+  /** Guardian messages: the signed link that stops them (shown in every guardian message). */
+  unsubscribe?: string | undefined;
 }
 
 export interface RenderedMessage {
@@ -45,11 +55,7 @@ export interface RenderedMessage {
 const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 
 export function headerSafe(value: string): string {
-  return value
-    .replace(CONTROL, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 250);
+  return value.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim().slice(0, 250);
 }
 
 export function escapeHtml(value: string): string {
@@ -135,6 +141,43 @@ const en: Record<MessageKind, WordsOf> = {
     ...(p.link ? { action: 'Open in the portal' } : {}),
     sms: `${product}: report ${p.title ?? ''} sent by e-mail`,
   }),
+  guardian_approaching: (p, product) => ({
+    subject: `${product}: the bus is approaching ${p.stop ?? 'your stop'}`,
+    heading: `The bus is approaching ${p.stop ?? 'your stop'}`,
+    lines: [
+      `The bus of ${p.title ?? 'the trip'} for ${p.passenger ?? 'your passenger'} is close to ${p.stop ?? 'your stop'}.`,
+      'Follow it on the map until the trip ends.',
+    ],
+    action: 'Track the bus',
+    sms: `${product}: the bus for ${p.passenger ?? ''} is approaching ${p.stop ?? 'your stop'}. ${p.link ?? ''}`,
+  }),
+  guardian_delayed: (p, product) => ({
+    subject: `${product}: the bus for ${p.passenger ?? 'your passenger'} is late`,
+    heading: 'The bus is late',
+    lines: [
+      `${p.title ?? 'The trip'} has not started at its planned time. ${p.passenger ?? 'Your passenger'}'s bus will be late.`,
+      'Follow it on the map until the trip ends.',
+    ],
+    action: 'Track the bus',
+    sms: `${product}: the bus for ${p.passenger ?? ''} (${p.title ?? ''}) is late. ${p.link ?? ''}`,
+  }),
+  guardian_cancelled: (p, product) => ({
+    subject: `${product}: ${p.title ?? 'the trip'} is cancelled`,
+    heading: 'Trip cancelled',
+    lines: [
+      `${p.title ?? 'The trip'} of ${p.detail ?? 'today'} is cancelled. No bus will come for ${p.passenger ?? 'your passenger'}.`,
+    ],
+    sms: `${product}: ${p.title ?? 'the trip'} of ${p.detail ?? 'today'} is cancelled; no bus for ${p.passenger ?? ''}.`,
+  }),
+  guardian_missed: (p, product) => ({
+    subject: `${product}: ${p.title ?? 'the trip'} did not run`,
+    heading: 'Trip did not run',
+    lines: [
+      `The bus of ${p.title ?? 'the trip'} (${p.detail ?? 'today'}) did not start by its planned end, so it did not pick up ${p.passenger ?? 'your passenger'}.`,
+      'Please contact the school.',
+    ],
+    sms: `${product}: ${p.title ?? 'the trip'} (${p.detail ?? 'today'}) did not run; ${p.passenger ?? ''} was not picked up.`,
+  }),
 };
 
 const ar: Record<MessageKind, WordsOf> = {
@@ -188,11 +231,53 @@ const ar: Record<MessageKind, WordsOf> = {
     ...(p.link ? { action: 'فتح في البوابة' } : {}),
     sms: `${product}: أُرسل التقرير ${p.title ?? ''} بالبريد الإلكتروني`,
   }),
+  guardian_approaching: (p, product) => ({
+    subject: `${product}: الحافلة تقترب من ${p.stop ?? 'محطتك'}`,
+    heading: `الحافلة تقترب من ${p.stop ?? 'محطتك'}`,
+    lines: [
+      `حافلة ${p.title ?? 'الرحلة'} الخاصة بـ${p.passenger ?? 'الراكب'} قريبة من ${p.stop ?? 'محطتك'}.`,
+      'تابعها على الخريطة حتى نهاية الرحلة.',
+    ],
+    action: 'تتبّع الحافلة',
+    sms: `${product}: حافلة ${p.passenger ?? ''} تقترب من ${p.stop ?? 'محطتك'}. ${p.link ?? ''}`,
+  }),
+  guardian_delayed: (p, product) => ({
+    subject: `${product}: حافلة ${p.passenger ?? 'الراكب'} متأخرة`,
+    heading: 'الحافلة متأخرة',
+    lines: [
+      `لم تبدأ ${p.title ?? 'الرحلة'} في موعدها المخطط. ستتأخر حافلة ${p.passenger ?? 'الراكب'}.`,
+      'تابعها على الخريطة حتى نهاية الرحلة.',
+    ],
+    action: 'تتبّع الحافلة',
+    sms: `${product}: حافلة ${p.passenger ?? ''} (${p.title ?? ''}) متأخرة. ${p.link ?? ''}`,
+  }),
+  guardian_cancelled: (p, product) => ({
+    subject: `${product}: أُلغيت ${p.title ?? 'الرحلة'}`,
+    heading: 'أُلغيت الرحلة',
+    lines: [
+      `أُلغيت ${p.title ?? 'الرحلة'} ليوم ${p.detail ?? 'اليوم'}. لن تأتي حافلة لـ${p.passenger ?? 'الراكب'}.`,
+    ],
+    sms: `${product}: أُلغيت ${p.title ?? 'الرحلة'} ليوم ${p.detail ?? 'اليوم'}؛ لا حافلة لـ${p.passenger ?? ''}.`,
+  }),
+  guardian_missed: (p, product) => ({
+    subject: `${product}: لم تُنفَّذ ${p.title ?? 'الرحلة'}`,
+    heading: 'لم تُنفَّذ الرحلة',
+    lines: [
+      `لم تبدأ حافلة ${p.title ?? 'الرحلة'} (${p.detail ?? 'اليوم'}) قبل نهايتها المخططة، فلم تُقِل ${p.passenger ?? 'الراكب'}.`,
+      'يرجى التواصل مع المدرسة.',
+    ],
+    sms: `${product}: لم تُنفَّذ ${p.title ?? 'الرحلة'} (${p.detail ?? 'اليوم'})؛ لم يُنقل ${p.passenger ?? ''}.`,
+  }),
 };
 
 const footer = {
   en: (product: string) => `This message was sent by ${product}. Please do not reply to it.`,
   ar: (product: string) => `أُرسلت هذه الرسالة من ${product}. يرجى عدم الرد عليها.`,
+};
+
+const unsubscribeWords = {
+  en: { text: 'To stop these messages, open:', link: 'Stop these messages', sms: 'Stop:' },
+  ar: { text: 'لإيقاف هذه الرسائل افتح:', link: 'إيقاف هذه الرسائل', sms: 'للإيقاف:' },
 };
 
 /** Renders one message in one language. */
@@ -207,7 +292,11 @@ export function renderMessage(
     ...params,
     ...(params.title !== undefined ? { title: headerSafe(params.title) } : {}),
     ...(params.name !== undefined ? { name: headerSafe(params.name) } : {}),
+    ...(params.passenger !== undefined ? { passenger: headerSafe(params.passenger) } : {}),
+    ...(params.stop !== undefined ? { stop: headerSafe(params.stop) } : {}),
   };
+  const unsubscribe = params.unsubscribe;
+  const unsub = unsubscribeWords[locale];
   const when = formatWhen(params.expiresAt, locale);
   const w = (locale === 'ar' ? ar : en)[kind](params, product, when);
   const dir = locale === 'ar' ? 'rtl' : 'ltr';
@@ -221,6 +310,7 @@ export function renderMessage(
     '',
     '--',
     footer[locale](product),
+    ...(unsubscribe ? [`${unsub.text} ${unsubscribe}`] : []),
   ].join('\n');
   const html = `<!doctype html>
 <html lang="${locale}" dir="${dir}">
@@ -237,9 +327,17 @@ ${
     : ''
 }
 <p style="margin:24px 0 0;font-size:12px;color:#6b7280">${escapeHtml(footer[locale](product))}</p>
+${unsubscribe ? `<p style="margin:8px 0 0;font-size:12px;color:#6b7280"><a href="${escapeHtml(unsubscribe)}">${escapeHtml(unsub.link)}</a> <span dir="ltr" style="word-break:break-all">${escapeHtml(unsubscribe)}</span></p>` : ''}
 </div>
 </body>
 </html>
 `;
-  return { subject: headerSafe(w.subject), text, html, sms: w.sms.slice(0, 480) };
+  // The unsubscribe link is never cut off an SMS: the text before it is.
+  const smsTail = unsubscribe ? ` ${unsub.sms} ${unsubscribe}` : '';
+  return {
+    subject: headerSafe(w.subject),
+    text,
+    html,
+    sms: w.sms.slice(0, Math.max(0, 480 - smsTail.length)).trimEnd() + smsTail,
+  };
 }

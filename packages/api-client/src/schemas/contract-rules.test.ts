@@ -4,6 +4,8 @@ import { MAX_SHARE_RECIPIENTS, shareEmailInputSchema } from './message';
 import { rangeRefinement, rangeTooLongMessage } from './common';
 import { notificationRuleInputSchema } from './notification';
 import { deviceInputSchema } from './device';
+import { guardianInputSchema } from './people';
+import { publicTokenParamsSchema, trackedTripSchema } from './guardian-messages';
 import { z } from 'zod';
 
 const layer = (over: Record<string, unknown> = {}) => ({
@@ -104,5 +106,55 @@ describe('device installation date', () => {
     const r = deviceInputSchema.safeParse(device(over));
     if (r.success) expect(r.data.installation_date).toBe(expected);
     else expect(r.error.issues[0]!.message).toBe(expected);
+describe('guardian message channel and language', () => {
+  const guardian = (over: Record<string, unknown>) => ({
+    first_name: 'Huda',
+    last_name: 'Salem',
+    phone: '+971500000001',
+    relationship: 'mother',
+    ...over,
+  });
+  it.each([
+    ['no preference: decided when read', {}, null, { message_channel: null, language: 'en' }],
+    [
+      'e-mail with an address',
+      { message_channel: 'email', email: 'h@family.test' },
+      null,
+      { message_channel: 'email' },
+    ],
+    ['e-mail without an address', { message_channel: 'email' }, 'email', null],
+    ['both without an address', { message_channel: 'both', email: '' }, 'email', null],
+    ['SMS without an address', { message_channel: 'sms' }, null, { message_channel: 'sms' }],
+    ['none', { message_channel: 'none' }, null, { message_channel: 'none' }],
+    ['Arabic', { language: 'ar' }, null, { language: 'ar' }],
+    ['an unknown channel', { message_channel: 'pigeon' }, 'message_channel', null],
+    ['an unknown language', { language: 'fr' }, 'language', null],
+    ['an address with a header line', { email: 'h@family.test\r\nBcc: x@evil.test' }, 'email', null],
+    ['a phone with letters', { phone: '+97150abc' }, 'phone', null],
+  ])('%s', (_name, over, path, fields) => {
+    const r = guardianInputSchema.safeParse(guardian(over));
+    expect(r.success ? null : r.error.issues[0]!.path.join('.')).toBe(path);
+    if (r.success && fields) expect(r.data).toMatchObject(fields);
+  });
+
+  it('the required address is worded like every required field', () => {
+    const r = guardianInputSchema.safeParse(guardian({ message_channel: 'both' }));
+    expect(r.success ? null : r.error.issues[0]!.message).toBe('Email is required');
+  });
+
+  it('a public token is any text (the server answers 404 for a bad one, never 422)', () => {
+    expect(publicTokenParamsSchema.safeParse({ token: 'x' }).success).toBe(true);
+    expect(publicTokenParamsSchema.safeParse({}).success).toBe(false);
+  });
+
+  it('a tracked trip is only ever an open one', () => {
+    const trip = {
+      name: 'T',
+      status: 'completed',
+      planned_start: '2026-11-20T07:00:00.000Z',
+      planned_end: '2026-11-20T07:30:00.000Z',
+    };
+    expect(trackedTripSchema.shape.trip.safeParse(trip).success).toBe(false);
+    expect(trackedTripSchema.shape.trip.safeParse({ ...trip, status: 'started' }).success).toBe(true);
   });
 });

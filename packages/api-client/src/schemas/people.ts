@@ -31,6 +31,7 @@ import {
   uuidRef,
   uuidSchema,
   fieldError,
+  requiredMessage,
 } from './common';
 import { optionalNationalIdField } from './driver';
 
@@ -113,6 +114,23 @@ export const guardianRelationshipSchema = z.enum(guardianRelationships, {
   error: fieldError('Relationship'),
 });
 
+/**
+ * How a guardian is told about their passengers' trips (bus approaching, delayed, cancelled, missed):
+ * by e-mail, by SMS to their phone, both, or not at all. A guardian saved before this field existed has
+ * none stored and is read as 'email' when they have an address, else 'sms' (the server's view and the
+ * database trigger of migration 0026 apply the same rule). Every message carries an unsubscribe link
+ * that sets it to 'none'.
+ */
+export const guardianMessageChannels = ['email', 'sms', 'both', 'none'] as const;
+export const guardianMessageChannelSchema = z.enum(guardianMessageChannels, {
+  error: fieldError('Message channel'),
+});
+export type GuardianMessageChannel = z.infer<typeof guardianMessageChannelSchema>;
+
+/** The language of a guardian's messages and of their tracking page's first view. */
+export const guardianLanguages = ['en', 'ar'] as const;
+export const guardianLanguageSchema = z.enum(guardianLanguages, { error: fieldError('Language') });
+
 export const guardianSchema = z.object({
   uuid: uuidSchema,
   ...personNameShape,
@@ -124,23 +142,34 @@ export const guardianSchema = z.object({
   passenger_uuids: z.array(uuidSchema),
   /** Whether the guardian is notified when the bus nears the stop. */
   notify_on_approach: z.boolean(),
+  message_channel: guardianMessageChannelSchema,
+  language: guardianLanguageSchema,
   status: entityStatusSchema,
   ...timestampsShape,
 });
 export type Guardian = z.infer<typeof guardianSchema>;
 
-export const guardianInputSchema = z.object({
-  ...personNameInputShape,
-  email: optionalEmailField(),
-  /** Required: the guardian must be reachable. */
-  phone: phoneField(),
-  relationship: guardianRelationshipSchema,
-  national_id: optionalNationalIdField(),
-  address: optionalText('Address', 500),
-  passenger_uuids: uuidList('Passenger'),
-  notify_on_approach: z.boolean().default(true),
-  status: entityStatusSchema.default('active'),
-});
+export const guardianInputSchema = z
+  .object({
+    ...personNameInputShape,
+    email: optionalEmailField(),
+    /** Required: the guardian must be reachable. */
+    phone: phoneField(),
+    relationship: guardianRelationshipSchema,
+    national_id: optionalNationalIdField(),
+    address: optionalText('Address', 500),
+    passenger_uuids: uuidList('Passenger'),
+    notify_on_approach: z.boolean().default(true),
+    /** Left out: e-mail when the guardian has an address, else SMS (decided when read). */
+    message_channel: guardianMessageChannelSchema.nullish().transform((value) => value ?? null),
+    language: guardianLanguageSchema.default('en'),
+    status: entityStatusSchema.default('active'),
+  })
+  .superRefine((value, ctx) => {
+    // Messages by e-mail need an address; the phone is required anyway.
+    if ((value.message_channel === 'email' || value.message_channel === 'both') && value.email === null)
+      ctx.addIssue({ code: 'custom', path: ['email'], message: requiredMessage('Email') });
+  });
 export type GuardianInput = z.input<typeof guardianInputSchema>;
 
 export const guardianListQuerySchema = listQuerySchema(entityStatusSchema, {

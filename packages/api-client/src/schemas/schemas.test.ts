@@ -74,7 +74,16 @@ const readCases: [string, z.ZodType, Record<string, unknown>, Mutation[]][] = [
     ],
   ],
   ['passenger', passengerSchema, f.passenger, [['guardian ids not uuids', { guardian_uuids: ['1'] }]]],
-  ['guardian', guardianSchema, f.guardian, [['bad relationship', { relationship: 'boss' }]]],
+  [
+    'guardian',
+    guardianSchema,
+    f.guardian,
+    [
+      ['bad relationship', { relationship: 'boss' }],
+      ['bad message channel', { message_channel: 'fax' }],
+      ['no language', { language: undefined }],
+    ],
+  ],
   ['supervisor', supervisorSchema, f.supervisor, [['bad status', { status: 'gone' }]]],
   ['trip', tripSchema, f.trip, [['vehicle status as trip status', { status: 'maintenance' }]]],
   [

@@ -79,6 +79,8 @@ export const alerts: Resources['alerts'] = {
     vehiclesHint: 'إن لم تختر شيئاً: كل المركبات.',
     recipients: 'المستلمون',
     recipientsHint: 'إن لم تختر أحداً: كل مستخدم مسموح له برؤية المركبة.',
+    channels: 'الإرسال عبر',
+    channelsHint: 'يصل البريد الإلكتروني والرسائل النصية إلى كل مستلم له عنوان بريد أو رقم هاتف في حسابه.',
     quietHours: 'ساعات الهدوء',
     quietHint: 'لا يُطلق تنبيه لواقعة تبدأ في هذه الفترة (بتوقيت الشركة).',
     quietStart: 'من',
@@ -88,6 +90,7 @@ export const alerts: Resources['alerts'] = {
     clear: 'مسح',
     none: 'لا يوجد ما يُختار',
   },
+  channel: { in_app: 'داخل التطبيق', push: 'إشعار فوري', email: 'البريد الإلكتروني', sms: 'رسالة نصية' },
   document: {
     vehicle_registration: 'استمارة المركبة',
     vehicle_insurance: 'تأمين المركبة',

@@ -128,6 +128,8 @@ export const fields = {
     relationship: 'صلة القرابة',
     passenger_uuids: 'الركاب',
     notify_on_approach: 'التنبيه عند اقتراب الحافلة',
+    message_channel: 'رسائل الرحلات عبر',
+    language: 'اللغة',
     student_number: 'رقم الطالب',
     guardian_uuids: 'أولياء الأمور',
     pickup_location: 'موقع الصعود',
@@ -173,6 +175,13 @@ export const fields = {
     media: 'الوسائط',
   },
   option: {
+    messageChannel: {
+      email: 'البريد الإلكتروني',
+      sms: 'رسالة نصية',
+      both: 'البريد الإلكتروني والرسائل النصية',
+      none: 'بدون رسائل',
+    },
+    guardianLanguage: { en: 'الإنجليزية', ar: 'العربية' },
     relationship: { father: 'الأب', mother: 'الأم', sibling: 'أخ / أخت', relative: 'قريب', other: 'آخر' },
     connection: { online: 'متصل', offline: 'غير متصل', unplugged: 'غير موصول' },
     eventKind: { entry: 'دخول', exit: 'خروج' },

@@ -78,6 +78,8 @@ export const alerts = {
     vehiclesHint: 'None chosen: every vehicle.',
     recipients: 'Recipients',
     recipientsHint: 'None chosen: every user allowed to see the vehicle.',
+    channels: 'Send by',
+    channelsHint: 'E-mail and SMS go to each recipient with an address or phone number on their account.',
     quietHours: 'Quiet hours',
     quietHint: 'No alert is raised for an episode that starts in this window (company time zone).',
     quietStart: 'From',
@@ -87,6 +89,7 @@ export const alerts = {
     clear: 'Clear',
     none: 'Nothing to choose',
   },
+  channel: { in_app: 'In the app', push: 'Push notification', email: 'E-mail', sms: 'SMS' },
   document: {
     vehicle_registration: 'Vehicle registration',
     vehicle_insurance: 'Vehicle insurance',

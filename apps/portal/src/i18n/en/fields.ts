@@ -126,6 +126,8 @@ export const fields = {
     relationship: 'Relationship',
     passenger_uuids: 'Passengers',
     notify_on_approach: 'Notify when the bus approaches',
+    message_channel: 'Trip messages by',
+    language: 'Language',
     student_number: 'Student number',
     guardian_uuids: 'Guardians',
     pickup_location: 'Pick-up location',
@@ -171,6 +173,8 @@ export const fields = {
     media: 'Media',
   },
   option: {
+    messageChannel: { email: 'E-mail', sms: 'SMS', both: 'E-mail and SMS', none: 'No messages' },
+    guardianLanguage: { en: 'English', ar: 'Arabic' },
     relationship: {
       father: 'Father',
       mother: 'Mother',

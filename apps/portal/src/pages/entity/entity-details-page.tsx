@@ -30,6 +30,7 @@ import { ConnectHelp } from '../../devices/connect-help';
 import { VehicleLivePanel } from '../live/vehicle-live-panel';
 import { GeofencePreview } from '../../geofences/geofence-preview';
 import { ResendInvitationButton } from '../messages/resend-invitation-button';
+import { RevokeTrackingButton } from '../track/revoke-tracking-button';
 import { RecordError } from '../../components/record-error';
 
 const HIDDEN = new Set(['uuid', 'created_at', 'updated_at']);
@@ -103,6 +104,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
             </Link>
           </Button>
           {entity === 'users' ? <ResendInvitationButton uuid={uuid} /> : null}
+          {entity === 'guardians' ? <RevokeTrackingButton uuid={uuid} /> : null}
           <Button variant="outline" onClick={() => setDialog('status')} data-testid="status-button">
             {t('common:action.updateStatus')}
           </Button>

@@ -40,7 +40,7 @@ export default function AlertRulesPage() {
   const toggle = async (type: NotificationRuleType, rule: NotificationRule | null, on: boolean) => {
     const kind = t(`kind.${type}.title`);
     const draft = { ...draftFor(type, kind, rule), status: on ? ('active' as const) : ('inactive' as const) };
-    const parsed = notificationRuleInputSchema.safeParse(draftToInput(draft, rule));
+    const parsed = notificationRuleInputSchema.safeParse(draftToInput(draft));
     if (!parsed.success) {
       setEditing(type); // e.g. zone alerts need their zones first
       return;
