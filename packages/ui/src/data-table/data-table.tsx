@@ -52,6 +52,11 @@ import { DataTableToolbar } from './data-table-toolbar';
 import { VirtualRows, type VirtualRowsApi } from './data-table-virtual-rows';
 import type { DataTableMessages } from './messages.en';
 import { useRowFocus } from './use-row-focus';
+import { DataTableCards } from './data-table-cards';
+import { usePhone } from '../lib/use-media-query';
+
+export const dataTableLayouts = ['auto', 'table', 'cards'] as const;
+export type DataTableLayout = (typeof dataTableLayouts)[number];
 
 export {
   dataTableDensities,
@@ -128,6 +133,12 @@ export interface DataTableProps<T> {
   /** Show the column menu (default true). */
   columnMenu?: boolean;
 
+  /**
+   * 'auto' (default): a card per row on a phone-width viewport (767 px and under, lib/use-media-query), a
+   * table otherwise; 'table' / 'cards' force one. Virtualised lists always stay a table.
+   */
+  layout?: DataTableLayout;
+
   density?: DataTableDensity;
   labels?: Partial<DataTableMessages>;
   className?: string;
@@ -173,6 +184,7 @@ export function DataTable<T>({
   columnVisibility: controlledVisibility,
   onColumnVisibilityChange,
   columnMenu = true,
+  layout = 'auto',
   density = 'comfortable',
   labels,
   className,
@@ -181,6 +193,8 @@ export function DataTable<T>({
   const messages = useTableMessages(labels);
   const server = !!pagination;
   const virtual = virtualize && !server;
+  const phone = usePhone();
+  const cards = !virtual && (layout === 'cards' || (layout === 'auto' && phone));
 
   const [sortingState, setSortingState] = useState<SortingState>([]);
   const sorting = controlledSorting ?? sortingState;
@@ -366,6 +380,8 @@ export function DataTable<T>({
 
   const searchValue = searchState;
   const isEmpty = !loading && rows.length === 0;
+  const emptyContent =
+    empty ?? (searchValue ? format(messages.emptySearch, { query: searchValue }) : messages.empty);
 
   const tableElement = (
     <table
@@ -420,7 +436,7 @@ export function DataTable<T>({
         ) : isEmpty ? (
           <tr data-slot="data-table-empty">
             <td colSpan={colCount} className="px-3 py-10 text-center text-foreground-muted">
-              {empty ?? (searchValue ? format(messages.emptySearch, { query: searchValue }) : messages.empty)}
+              {emptyContent}
             </td>
           </tr>
         ) : virtual ? (
@@ -445,6 +461,7 @@ export function DataTable<T>({
       data-slot="data-table"
       data-density={density}
       data-mode={server ? 'server' : virtual ? 'virtual' : 'client'}
+      data-layout={cards ? 'cards' : 'table'}
       data-loading={loading || undefined}
       className={cn(dataTableVariants({ density }), className)}
     >
@@ -459,28 +476,41 @@ export function DataTable<T>({
         columnMenu={columnMenu}
         toolbar={toolbar}
       />
-      <div
-        ref={attachViewport}
-        data-slot="data-table-viewport"
-        // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
-        tabIndex={virtual && !onRowClick ? 0 : undefined}
-        role={virtual ? 'region' : undefined}
-        aria-label={virtual ? caption : undefined}
-        style={
-          virtual
-            ? ({
-                height: typeof height === 'number' ? `${height}px` : height,
-                '--row-h': `${estimate}px`,
-              } as React.CSSProperties)
-            : undefined
-        }
-        className={cn(
-          'rounded-lg border border-border bg-surface',
-          virtual ? cn('overflow-auto', focusRing) : 'overflow-x-auto',
-        )}
-      >
-        {tableElement}
-      </div>
+      {cards ? (
+        <DataTableCards
+          table={table}
+          rows={rows}
+          caption={caption}
+          messages={messages}
+          loading={loading}
+          skeletonRows={skeletonRows}
+          emptyContent={emptyContent}
+          {...(rowLabel ? { rowLabel } : {})}
+        />
+      ) : (
+        <div
+          ref={attachViewport}
+          data-slot="data-table-viewport"
+          // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
+          tabIndex={virtual && !onRowClick ? 0 : undefined}
+          role={virtual ? 'region' : undefined}
+          aria-label={virtual ? caption : undefined}
+          style={
+            virtual
+              ? ({
+                  height: typeof height === 'number' ? `${height}px` : height,
+                  '--row-h': `${estimate}px`,
+                } as React.CSSProperties)
+              : undefined
+          }
+          className={cn(
+            'rounded-lg border border-border bg-surface',
+            virtual ? cn('overflow-auto', focusRing) : 'overflow-x-auto',
+          )}
+        >
+          {tableElement}
+        </div>
+      )}
       <p role="status" className="sr-only">
         {loading
           ? messages.loading
