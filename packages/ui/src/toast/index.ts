@@ -1,2 +1,9 @@
-export { ToastProvider, ToastCard, useToast, toastKinds, toastRecipe } from './toast';
-export type { ToastProviderProps, ToastCardProps, ToastApi, ToastKind, ToastInput } from './toast';
+export { ToastProvider, ToastCard, useToast, toastKinds, toastRecipe, toastPlacements } from './toast';
+export type {
+  ToastProviderProps,
+  ToastCardProps,
+  ToastApi,
+  ToastKind,
+  ToastInput,
+  ToastPlacement,
+} from './toast';
