@@ -1,4 +1,12 @@
-export { ToastProvider, ToastCard, useToast, toastKinds, toastRecipe, toastPlacements } from './toast';
+export {
+  ToastProvider,
+  ToastCard,
+  useToast,
+  toastKinds,
+  toastRecipe,
+  toastPlacements,
+  toastViewportClass,
+} from './toast';
 export type {
   ToastProviderProps,
   ToastCardProps,

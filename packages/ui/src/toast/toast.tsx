@@ -184,6 +184,11 @@ const viewportPlacement: Record<ToastPlacement, string> = {
   auto: 'end-4 bottom-4 w-[min(24rem,calc(100vw-2rem))] max-md:start-2 max-md:end-2 max-md:top-2 max-md:bottom-auto max-md:w-auto max-md:flex-col-reverse',
 };
 
+/** Classes of the toast stack's viewport per placement (for apps that draw their own queue). */
+export function toastViewportClass(placement: ToastPlacement = 'auto'): string {
+  return cn('pointer-events-none fixed z-[100] flex flex-col gap-2', viewportPlacement[placement]);
+}
+
 /**
  * Holds the toast stack and renders the viewport at the bottom inline-end corner. Default timeout
  * 5000 ms (from @fleet/core); 0 keeps a toast until dismissed; hovering or focusing a toast
@@ -258,7 +263,7 @@ export function ToastProvider({
         aria-label={text.toastRegion}
         data-slot="toast-viewport"
         data-placement={placement}
-        className={cn('pointer-events-none fixed z-[100] flex flex-col gap-2', viewportPlacement[placement])}
+        className={toastViewportClass(placement)}
       >
         {toasts.map((t) => (
           <ToastCard
