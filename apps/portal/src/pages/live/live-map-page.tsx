@@ -195,7 +195,7 @@ export default function LiveMapPage() {
               />
             </MapView>
             <div className="pointer-events-none absolute inset-x-0 bottom-0 z-[500] flex flex-col gap-2">
-              <div className="pointer-events-auto ms-3 mb-1 flex gap-2 self-start">
+              <div className="pointer-events-auto ms-3 mb-3 flex gap-2 self-start">
                 <Button size="sm" variant="outline" onClick={() => camera.fitAll()} data-testid="live-fit">
                   {t('console.fitFleet')}
                 </Button>
