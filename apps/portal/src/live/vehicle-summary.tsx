@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatDate, formatIdleLabel, idleSecondsSince, vehicleStatus, type MessageKey } from '@fleet/core';
 import type { LiveVehicle } from '@fleet/api-client';
+import { useSmallScreen } from '../app/guards';
 import { VehiclePlate } from '../entities/vehicle-plate';
 import { useCoreText } from '../i18n/core-text';
 import { useTimeZone } from '../entities/display';
@@ -19,6 +20,7 @@ export function VehicleSummary({
   compact?: boolean;
 }) {
   const { t, i18n } = useTranslation('live');
+  const small = useSmallScreen();
   const core = useCoreText();
   const timeZone = useTimeZone();
   const location = vehicle.location;
@@ -90,9 +92,12 @@ export function VehicleSummary({
       {status === 'inactive' ? <p className="text-warning">{core('status.inactiveMessage')}</p> : null}
       {!compact ? null : (
         <div className="flex flex-wrap gap-3">
-          <Link className="text-primary underline" to={`/dashboard/vehicles/details/${vehicle.uuid}`}>
-            {t('vehicle.open')}
-          </Link>
+          {/* Details fall back to the list on small screens: no link that leads nowhere there. */}
+          {small ? null : (
+            <Link className="text-primary underline" to={`/dashboard/vehicles/details/${vehicle.uuid}`}>
+              {t('vehicle.open')}
+            </Link>
+          )}
           <Link
             className="text-primary underline"
             to={`/dashboard/live/route-history?vehicle=${vehicle.uuid}`}

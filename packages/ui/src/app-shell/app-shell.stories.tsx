@@ -14,15 +14,12 @@ import {
 } from '../icons';
 import { useUi } from '../provider';
 import { storyMessages } from '../states/story-kit';
-import {
-  AppShell,
-  Breadcrumbs,
-  PageHeader,
-  type AppLanguage,
-  type AppShellProps,
-  type Company,
-  type NavGroup,
-} from './app-shell';
+import { Breadcrumbs } from '../breadcrumbs';
+import type { Company } from '../company-switcher';
+import type { AppLanguage } from '../language-switcher';
+import { PageHeader } from '../page-header';
+import type { NavGroup } from '../side-nav';
+import { AppShell, type AppShellProps } from './app-shell';
 
 function useNav(): NavGroup[] {
   const ar = useUi().locale === 'ar';

@@ -297,3 +297,53 @@ export const CustomLabels: Story = {
     await expect(canvas.getByText('No vehicles yet')).toBeInTheDocument();
   },
 };
+
+/**
+ * Phone layout (chosen by itself under 768 px with the default `layout="auto"`; forced here so the
+ * story shows it at any width): a card per row with its name and second column; the row's actions
+ * stay at its end.
+ */
+export const Cards: Story = {
+  args: {
+    layout: 'cards',
+    pageSize: 5,
+    rowActions: () => [{ label: 'Edit', onSelect: fn() }],
+  },
+  decorators: [(Story) => <div className="max-w-[390px]">{Story()}</div>],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvasElement.querySelector('table')).toBeNull();
+    const list = canvas.getByRole('list', { name: 'Vehicles' });
+    await expect(within(list).getAllByRole('listitem')).toHaveLength(5);
+    await expect(canvas.getByText(range(canvasElement, 1, 5, 57))).toBeInTheDocument();
+    const toggle = canvas.getByRole('button', {
+      name: format(t(canvasElement).showDetails, { row: rows57[0]!.plate }),
+    });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  },
+};
+
+/** A card unfolded in place: every visible column, label then value, read-only. */
+export const CardExpanded: Story = {
+  args: { ...Cards.args },
+  decorators: Cards.decorators,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const toggle = canvas.getByRole('button', {
+      name: format(t(canvasElement).showDetails, { row: rows57[0]!.plate }),
+    });
+    await userEvent.click(toggle);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const panel = canvasElement.querySelector<HTMLElement>(
+      `#${CSS.escape(toggle.getAttribute('aria-controls')!)}`,
+    )!;
+    await expect(panel).toBeVisible();
+    await expect(within(panel).getByText('IMEI')).toBeInTheDocument();
+    await expect(within(panel).getByText(rows57[0]!.imei)).toBeInTheDocument();
+    // Read-only: nothing to type into or pick inside the details.
+    await expect(panel.querySelectorAll('input, select, textarea')).toHaveLength(0);
+    await userEvent.click(toggle);
+    await expect(panel).not.toBeVisible();
+    await userEvent.click(toggle);
+  },
+};

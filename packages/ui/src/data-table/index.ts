@@ -1,5 +1,11 @@
-export { DataTable, dataTableVariants, dataTableDensities, dataTablePageSizes } from './data-table';
-export type { DataTableProps, DataTableRowAction, DataTableDensity } from './data-table';
+export {
+  DataTable,
+  dataTableVariants,
+  dataTableDensities,
+  dataTablePageSizes,
+  dataTableLayouts,
+} from './data-table';
+export type { DataTableProps, DataTableRowAction, DataTableDensity, DataTableLayout } from './data-table';
 export {
   pageInfoFromMeta,
   pageInfoFromIndex,

@@ -25,4 +25,5 @@ export const dataTableMessagesAr = {
   actions: 'الإجراءات',
   rowActions: 'إجراءات {row}',
   rowCount: '{count} صف',
+  showDetails: 'تفاصيل {row}',
 } as const satisfies Record<DataTableMessageKey, string>;

@@ -23,6 +23,7 @@ export const dataTableMessagesEn = {
   actions: 'Actions',
   rowActions: 'Actions for {row}',
   rowCount: '{count} rows',
+  showDetails: 'Details of {row}',
 } as const;
 
 export type DataTableMessageKey = keyof typeof dataTableMessagesEn;

@@ -44,7 +44,9 @@ export const OfflineBasemap: Story = {
   play: async ({ canvasElement }) => {
     const container = leafletContainer(canvasElement);
     await waitFor(() =>
-      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(0),
+      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(
+        0,
+      ),
     );
   },
 };
@@ -52,6 +54,22 @@ export const OfflineBasemap: Story = {
 /** The region at a glance: the UAE and its neighbours, emirates named. */
 export const OfflineRegion: Story = {
   args: { tiles: { kind: 'offline' }, center: [25.0, 55.5], zoom: 7, size: 'lg' },
+};
+
+/**
+ * Zoomed out past the region: the bundled data ends at its box, and the map fades into the neutral
+ * "beyond" colour there instead of showing a rectangle of land cut off in the sea.
+ */
+export const OfflineZoomedOut: Story = {
+  args: { tiles: { kind: 'offline' }, center: [25.0, 53.5], zoom: 4, size: 'lg' },
+  play: async ({ canvasElement }) => {
+    const container = leafletContainer(canvasElement);
+    await waitFor(() =>
+      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(
+        0,
+      ),
+    );
+  },
 };
 
 /**
@@ -64,7 +82,12 @@ export const BaseLayerSwitcher: Story = {
     center: [25.2, 55.28],
     zoom: 12,
     baseLayers: [
-      { id: 'streets', label: 'Streets', url: 'http://tiles.invalid/{z}/{x}/{y}.png', attribution: 'Self-hosted tiles' },
+      {
+        id: 'streets',
+        label: 'Streets',
+        url: 'http://tiles.invalid/{z}/{x}/{y}.png',
+        attribution: 'Self-hosted tiles',
+      },
       { id: 'satellite', label: 'Satellite', url: 'http://imagery.invalid/{z}/{y}/{x}.jpg' },
     ],
   },
@@ -74,7 +97,9 @@ export const BaseLayerSwitcher: Story = {
     await expect(select).toHaveValue('streets');
     const container = leafletContainer(canvasElement);
     await waitFor(() =>
-      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(0),
+      expect(container.querySelectorAll('canvas[data-slot="offline-basemap-tile"]').length).toBeGreaterThan(
+        0,
+      ),
     );
     await userEvent.selectOptions(select, 'offline');
     await expect(select).toHaveValue('offline');

@@ -1,2 +1,17 @@
-export { ToastProvider, ToastCard, useToast, toastKinds, toastRecipe } from './toast';
-export type { ToastProviderProps, ToastCardProps, ToastApi, ToastKind, ToastInput } from './toast';
+export {
+  ToastProvider,
+  ToastCard,
+  useToast,
+  toastKinds,
+  toastRecipe,
+  toastPlacements,
+  toastViewportClass,
+} from './toast';
+export type {
+  ToastProviderProps,
+  ToastCardProps,
+  ToastApi,
+  ToastKind,
+  ToastInput,
+  ToastPlacement,
+} from './toast';

@@ -211,3 +211,26 @@ export const InvalidInputIsRejected: Story = {
     await expect(canvasElement.textContent).not.toBe('');
   },
 };
+
+/**
+ * The phone placement (what `placement="auto"` does under 768 px): the stack at the top edge, so it
+ * never covers the pager or the save button at the bottom of the screen.
+ */
+export const PhonePlacement: Story = {
+  render: () => (
+    <ToastProvider placement="top">
+      <div className="flex min-h-[22rem] flex-col justify-end">
+        <Trigger timeout={0} />
+      </div>
+    </ToastProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const save = canvas.getAllByRole('button')[0]!;
+    await userEvent.click(save);
+    const toast = await screen.findByRole('status');
+    const viewport = toast.closest<HTMLElement>('[data-slot="toast-viewport"]')!;
+    await expect(viewport).toHaveAttribute('data-placement', 'top');
+    await expect(toast.getBoundingClientRect().bottom).toBeLessThan(save.getBoundingClientRect().top);
+  },
+};

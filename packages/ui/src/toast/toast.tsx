@@ -166,6 +166,27 @@ export interface ToastProviderProps {
    */
   now?: () => number;
   labels?: ToastLabels;
+  /**
+   * Where the stack sits. 'auto' (default): the bottom inline-end corner, and on a phone-width
+   * viewport (under 768 px) the top edge, full width, over the app's top bar: at the bottom of a
+   * phone the stack would cover the pager, the form's save button or the map's vehicle sheet,
+   * which are all there. 'bottom' / 'top' force one placement.
+   */
+  placement?: ToastPlacement;
+}
+
+export const toastPlacements = ['auto', 'bottom', 'top'] as const;
+export type ToastPlacement = (typeof toastPlacements)[number];
+
+const viewportPlacement: Record<ToastPlacement, string> = {
+  bottom: 'end-4 bottom-4 w-[min(24rem,calc(100vw-2rem))]',
+  top: 'inset-x-2 top-2 flex-col-reverse',
+  auto: 'end-4 bottom-4 w-[min(24rem,calc(100vw-2rem))] max-md:start-2 max-md:end-2 max-md:top-2 max-md:bottom-auto max-md:w-auto max-md:flex-col-reverse',
+};
+
+/** Classes of the toast stack's viewport per placement (for apps that draw their own queue). */
+export function toastViewportClass(placement: ToastPlacement = 'auto'): string {
+  return cn('pointer-events-none fixed z-[100] flex flex-col gap-2', viewportPlacement[placement]);
 }
 
 /**
@@ -179,6 +200,7 @@ export function ToastProvider({
   tickMs = 200,
   now = Date.now,
   labels,
+  placement = 'auto',
 }: ToastProviderProps) {
   const [toasts, setToasts] = useState<ActiveToast[]>([]);
   const nextId = useRef(1);
@@ -240,7 +262,8 @@ export function ToastProvider({
       <section
         aria-label={text.toastRegion}
         data-slot="toast-viewport"
-        className="pointer-events-none fixed end-4 bottom-4 z-[100] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2"
+        data-placement={placement}
+        className={toastViewportClass(placement)}
       >
         {toasts.map((t) => (
           <ToastCard

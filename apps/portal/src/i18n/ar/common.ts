@@ -33,6 +33,7 @@ export const common = {
   state: { loading: 'جارٍ التحميل…', empty: 'لا يوجد شيء لعرضه بعد', error: 'حدث خطأ ما', saved: 'تم الحفظ' },
   field: { yes: 'نعم', no: 'لا', none: '—' },
   table: {
+    openOnLargerScreen: 'للإضافة أو فتح التفاصيل استخدم شاشة أكبر.',
     searchPlaceholder: 'بحث…',
     page: 'الصفحة {{page}} من {{pages}}',
     total: '{{count}} سجل',

@@ -63,6 +63,8 @@ export const live = {
     justNow: 'الآن',
     ago: 'منذ {{duration}}',
     never: 'لا توجد بيانات بعد',
+    sheet: 'المركبة {{plate}}',
+    closeSheet: 'إغلاق بطاقة المركبة',
   },
   realtime: { connected: 'التحديثات المباشرة مفعّلة', disconnected: 'جارٍ إعادة الاتصال بالتحديثات المباشرة…' },
 } satisfies Catalog<typeof en>;

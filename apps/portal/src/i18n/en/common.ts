@@ -30,6 +30,7 @@ export const common = {
   state: { loading: 'Loading…', empty: 'Nothing to show yet', error: 'Something went wrong', saved: 'Saved' },
   field: { yes: 'Yes', no: 'No', none: '—' },
   table: {
+    openOnLargerScreen: 'To add or open one, use a larger screen.',
     searchPlaceholder: 'Search…',
     page: 'Page {{page}} of {{pages}}',
     total: '{{count}} records',

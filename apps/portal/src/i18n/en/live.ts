@@ -60,6 +60,8 @@ export const live = {
     justNow: 'Just now',
     ago: '{{duration}} ago',
     never: 'No data yet',
+    sheet: 'Vehicle {{plate}}',
+    closeSheet: 'Close the vehicle card',
   },
   realtime: { connected: 'Live updates on', disconnected: 'Live updates reconnecting…' },
 } as const;

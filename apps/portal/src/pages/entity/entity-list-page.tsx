@@ -4,6 +4,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { CrudEntity } from '../../app/paths';
 import { paths } from '../../app/paths';
 import { Button, PageHeader, PlusIcon, type ColumnDef } from '@fleet/ui';
+import { useSmallScreen } from '../../app/guards';
+import { LargeScreenAction } from '../../components/larger-screen-note';
 import { ListTable, type FilterDef } from '../../components/list-table';
 import { listQueryFromParams, requestByName, type ListAnswer, type Row } from '../../entities/api';
 import { FieldValue, optionGroup, useFieldLabel } from '../../entities/display';
@@ -22,6 +24,7 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
   const { api } = useServices();
   const { company } = useSession();
   const navigate = useNavigate();
+  const small = useSmallScreen();
   const [params, setParams] = useSearchParams();
   const filterNames = ['status', ...Object.keys(config.filters ?? {})];
   const query = listQueryFromParams(params, filterNames);
@@ -56,7 +59,8 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
     enableSorting: false,
     meta: { numeric: ['year', 'seat_capacity', 'students_capacity'].includes(field), label: label(field) },
     cell: ({ row: { original: row } }) =>
-      index === 0 ? (
+      // Small screens: details fall back to the list, so the name is text (the card unfolds instead).
+      index === 0 && !small ? (
         <Link className="font-medium text-primary hover:underline" to={paths.details(entity, row.uuid)}>
           <FieldValue field={field} value={row[field]} segment={entity} />
         </Link>
@@ -72,12 +76,14 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
         className="mb-4"
         title={t(`entities:${key}.title`)}
         actions={
-          <Button asChild>
-            <Link to={paths.create(entity)} data-testid="create-button">
-              <PlusIcon className="size-4" aria-hidden="true" />
-              {t(`entities:${key}.create`)}
-            </Link>
-          </Button>
+          <LargeScreenAction>
+            <Button asChild>
+              <Link to={paths.create(entity)} data-testid="create-button">
+                <PlusIcon className="size-4" aria-hidden="true" />
+                {t(`entities:${key}.create`)}
+              </Link>
+            </Button>
+          </LargeScreenAction>
         }
       />
       <ListTable<Row>
@@ -88,7 +94,7 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
         params={params}
         onParamsChange={setParams}
         filters={filters}
-        onRowClick={(row) => navigate(paths.details(entity, row.uuid))}
+        {...(small ? {} : { onRowClick: (row: Row) => navigate(paths.details(entity, row.uuid)) })}
       />
     </div>
   );

@@ -4,6 +4,7 @@ import { formatDate, type MessageKey } from '@fleet/core';
 import type { LiveVehicle } from '@fleet/api-client';
 import { DataTable, PageHeader, type ColumnDef } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
+import { PlaceAddress } from '../../map/address';
 import { LiveStatusTabs } from '../../live/live-status-tabs';
 import { useTimeZone } from '../../entities/display';
 import { useCoreText } from '../../i18n/core-text';
@@ -43,11 +44,7 @@ export default function LiveListPage() {
       meta: { numeric: true },
       accessorFn: (v) => v.location?.speed ?? null,
       cell: ({ row: { original: v } }) =>
-        v.location ? (
-          <bdi>{t('vehicle.speedValue', { speed: Math.round(v.location.speed) })}</bdi>
-        ) : (
-          '—'
-        ),
+        v.location ? <bdi>{t('vehicle.speedValue', { speed: Math.round(v.location.speed) })}</bdi> : '—',
     },
     {
       id: 'updated',
@@ -63,6 +60,21 @@ export default function LiveListPage() {
         ),
     },
     { id: 'driver', header: t('vehicle.driver'), accessorFn: (v) => v.driver?.name ?? '—' },
+    {
+      // The reverse-geocoded address when a geocoder is configured (GEOCODER_URL); the position's
+      // coordinates stay in the title. Not sortable: addresses arrive after the rows.
+      id: 'address',
+      header: t('vehicle.address'),
+      enableSorting: false,
+      cell: ({ row: { original: v } }) =>
+        v.location?.latitude != null && v.location.longitude != null ? (
+          <span title={`${v.location.latitude}, ${v.location.longitude}`}>
+            <PlaceAddress lat={v.location.latitude} lng={v.location.longitude} />
+          </span>
+        ) : (
+          '—'
+        ),
+    },
     {
       id: 'history',
       header: t('vehicle.history'),

@@ -5,7 +5,9 @@ import { formatDuration, statusTone, type MessageKey, type VehicleStatus } from 
 import type { LiveVehicle } from '@fleet/api-client';
 import {
   Button,
+  CloseIcon,
   FleetList,
+  IconButton,
   PageHeader,
   toVehicleMarker,
   VehicleLayer,
@@ -21,6 +23,7 @@ import { useLiveView } from '../../live/use-live-view';
 import { VehicleSummary } from '../../live/vehicle-summary';
 import { usePageReady } from '../../state/use-page-ready';
 import { CameraPanel } from '../../live/camera-panel';
+import { useSmallScreen } from '../../app/guards';
 
 const DEFAULT_CENTER: [number, number] = [25.2048, 55.2708];
 
@@ -55,7 +58,9 @@ function markerOf(v: LiveVehicle, now: number, status: VehicleStatus | undefined
  * map (status tabs above both); choosing a row flies to the vehicle and opens its card, a marker click
  * selects the row. The map fits the visible fleet on first open and keeps the user's view afterwards
  * (use-map-camera.ts); "Follow" keeps the chosen vehicle in view as it moves. Phones keep the map
- * alone (the list page is one tap away).
+ * alone (the list page is one tap away), filling the screen under the status tabs, and show the
+ * chosen vehicle in a bottom sheet instead of a popup over the marker (a popup on a 390 px map hides
+ * the vehicle it describes and half the map); the fit and follow buttons ride on top of the sheet.
  */
 export default function LiveMapPage() {
   const { t, i18n } = useTranslation('live');
@@ -63,6 +68,7 @@ export default function LiveMapPage() {
   const view = useLiveView();
   const selected = view.params.get('vehicle');
   const [following, setFollowing] = useState(false);
+  const small = useSmallScreen();
   usePageReady(view.live.isSuccess);
 
   const markers = useMemo(() => {
@@ -138,9 +144,13 @@ export default function LiveMapPage() {
   );
 
   return (
-    <div className="flex h-[calc(100dvh-7rem)] flex-col gap-2" data-testid="live-map">
+    // Phones: the top bar (3.5rem) and the main's padding (2rem) are all that is not map.
+    <div
+      className="flex h-[calc(100dvh-5.5rem)] flex-col gap-2 md:h-[calc(100dvh-7rem)]"
+      data-testid="live-map"
+    >
       <PageHeader
-        className="mb-4"
+        className="md:mb-4"
         title={t('page.map')}
         actions={
           <Link
@@ -183,25 +193,45 @@ export default function LiveMapPage() {
                 vehicles={markers}
                 selectedId={selected}
                 onSelect={select}
-                renderPopup={renderPopup}
+                {...(small ? {} : { renderPopup })}
               />
             </MapView>
-            <div className="absolute bottom-3 start-3 z-[500] flex gap-2">
-              <Button size="sm" variant="outline" onClick={() => camera.fitAll()} data-testid="live-fit">
-                {t('console.fitFleet')}
-              </Button>
-              {chosen ? (
-                <Button
-                  size="sm"
-                  variant={following ? 'primary' : 'outline'}
-                  aria-pressed={following}
-                  onClick={() => setFollowing((f) => !f)}
-                  data-testid="live-follow"
-                >
-                  {following
-                    ? t('console.following', { plate: chosen.license_plate_number })
-                    : t('console.follow')}
+            <div className="pointer-events-none absolute inset-x-0 bottom-0 z-[500] flex flex-col gap-2">
+              <div className="pointer-events-auto ms-3 mb-3 flex gap-2 self-start">
+                <Button size="sm" variant="outline" onClick={() => camera.fitAll()} data-testid="live-fit">
+                  {t('console.fitFleet')}
                 </Button>
+                {chosen ? (
+                  <Button
+                    size="sm"
+                    variant={following ? 'primary' : 'outline'}
+                    aria-pressed={following}
+                    onClick={() => setFollowing((f) => !f)}
+                    data-testid="live-follow"
+                  >
+                    {following
+                      ? t('console.following', { plate: chosen.license_plate_number })
+                      : t('console.follow')}
+                  </Button>
+                ) : null}
+              </div>
+              {small && chosen ? (
+                <section
+                  data-testid="live-sheet"
+                  aria-label={t('console.sheet', { plate: chosen.license_plate_number })}
+                  className="pointer-events-auto max-h-[45dvh] overflow-y-auto rounded-t-xl border-t border-border bg-surface p-3 pt-2 text-sm shadow-lg"
+                >
+                  <div className="mb-1 flex items-center justify-between gap-2">
+                    <span aria-hidden="true" className="mx-auto h-1 w-10 rounded-full bg-border-strong" />
+                    <IconButton
+                      label={t('console.closeSheet')}
+                      icon={<CloseIcon />}
+                      onClick={() => select(null)}
+                      data-testid="live-sheet-close"
+                    />
+                  </div>
+                  <VehicleSummary vehicle={chosen} now={now} compact />
+                </section>
               ) : null}
             </div>
           </div>

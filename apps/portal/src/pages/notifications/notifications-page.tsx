@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatDate } from '@fleet/core';
 import type { Notification } from '@fleet/api-client';
+import { useSmallScreen } from '../../app/guards';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { SegmentedFilter } from '../../components/segmented-filter';
 import { useTimeZone } from '../../entities/display';
@@ -14,6 +15,7 @@ import { BellIcon, Button, cn, PageHeader } from '@fleet/ui';
 /** notifications: the list with read state filter, mark one / all as read; new ones arrive live. */
 export default function NotificationsPage() {
   const { t, i18n } = useTranslation('notifications');
+  const small = useSmallScreen();
   const { api } = useServices();
   const { company } = useSession();
   const queryClient = useQueryClient();
@@ -97,13 +99,20 @@ export default function NotificationsPage() {
               <BellIcon className="size-8 text-primary" aria-hidden="true" />
             )}
             <div className="min-w-0 flex-1">
-              <Link
-                to={`/dashboard/notifications/details/${n.uuid}`}
-                className="font-medium text-foreground after:absolute after:inset-0 after:rounded-lg hover:underline"
-                data-testid="notification-title"
-              >
-                {n.title}
-              </Link>
+              {small ? (
+                // Details fall back to this list on small screens; the card already shows it all.
+                <p className="font-medium text-foreground" data-testid="notification-title">
+                  {n.title}
+                </p>
+              ) : (
+                <Link
+                  to={`/dashboard/notifications/details/${n.uuid}`}
+                  className="font-medium text-foreground after:absolute after:inset-0 after:rounded-lg hover:underline"
+                  data-testid="notification-title"
+                >
+                  {n.title}
+                </Link>
+              )}
               <p className="text-sm text-foreground">{n.message}</p>
               <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-foreground-muted">
                 <bdi dir="ltr">{formatDate(n.created_at, 'long', { locale: i18n.language, timeZone })}</bdi>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths, type RecordGroup } from '../../app/paths';
 import { PageHeader, type ColumnDef } from '@fleet/ui';
+import { useSmallScreen } from '../../app/guards';
 import { ListTable, type FilterDef } from '../../components/list-table';
 import { listQueryFromParams, requestByName, type ListAnswer, type Row } from '../../entities/api';
 import { FieldValue, optionGroup, useFieldLabel } from '../../entities/display';
@@ -21,6 +22,7 @@ export default function RecordListPage({ group }: { group: RecordGroup }) {
   const { api } = useServices();
   const { company } = useSession();
   const navigate = useNavigate();
+  const small = useSmallScreen();
   const [params, setParams] = useSearchParams();
   const query = listQueryFromParams(params, Object.keys(config.filters ?? {}));
   const list = useQuery({
@@ -52,7 +54,8 @@ export default function RecordListPage({ group }: { group: RecordGroup }) {
       label: label(field),
     },
     cell: ({ row: { original: row } }) =>
-      index === 0 && config.details ? (
+      // Small screens: details fall back to the list, so the name is text (the card unfolds instead).
+      index === 0 && config.details && !small ? (
         <Link className="font-medium text-primary hover:underline" to={paths.details(group, row.uuid)}>
           <FieldValue field={field} value={row[field]} />
         </Link>
@@ -72,7 +75,9 @@ export default function RecordListPage({ group }: { group: RecordGroup }) {
         params={params}
         onParamsChange={setParams}
         filters={filters}
-        {...(config.details ? { onRowClick: (row: Row) => navigate(paths.details(group, row.uuid)) } : {})}
+        {...(config.details && !small
+          ? { onRowClick: (row: Row) => navigate(paths.details(group, row.uuid)) }
+          : {})}
       />
     </div>
   );

@@ -1,0 +1,159 @@
+import { expect, test, type Page } from '@playwright/test';
+import { crudEntities, paths, recordGroups } from '../src/app/paths';
+import { signIn, switchLanguage } from './helpers';
+
+/**
+ * Every portal route on a phone (390 x 844) in English and Arabic: the document never scrolls
+ * sideways (scrollWidth <= the viewport's width), lists are cards, and no control leads nowhere
+ * (create and details routes fall back to the list on small screens, spec §2, so the lists offer
+ * no "Add" button and no row link there).
+ */
+test.use({ viewport: { width: 390, height: 844 } });
+test.setTimeout(600_000);
+
+/** The list reports of reports/{kind} (list-report-page.tsx `listReportTitles`). */
+const reportKinds = [
+  'trip-list',
+  'stops',
+  'idling',
+  'summary',
+  'events',
+  'route',
+  'geofence-visits',
+  'salik',
+  'salik-monthly',
+  'driver-activity',
+  'utilisation',
+  'trips',
+  'violations',
+];
+
+const dashboardRoutes = [
+  paths.home,
+  paths.live,
+  paths.liveList,
+  paths.routeHistory,
+  ...crudEntities.flatMap((e) => [paths.list(e), paths.create(e)]),
+  ...recordGroups.map((g) => paths.list(g)),
+  paths.notifications,
+  paths.reports,
+  paths.fuelReport,
+  paths.engineReport,
+  paths.wheelReport,
+  ...reportKinds.map((k) => `/dashboard/reports/${k}`),
+  paths.settings,
+  paths.changePassword,
+  paths.alertRules,
+  paths.messages,
+  paths.companies,
+  '/dashboard/no-such-page',
+];
+const signedInRoutes = [paths.menu, paths.selectTransport];
+const publicRoutes = [paths.login, paths.resetPassword, paths.serverUnreachable, '/no-such-page'];
+
+/** How far the document is wider than the viewport, and the widest element sticking out. */
+async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scroll = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    let widest = '';
+    if (scroll > width) {
+      let max = width;
+      for (const el of document.body.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        const out = Math.max(r.right, width - r.left);
+        if (out > max + 0.5 && r.width > 0) {
+          max = out;
+          widest = `${el.tagName.toLowerCase()}[data-slot=${el.getAttribute('data-slot') ?? ''}].${String(el.className).slice(0, 80)} (${Math.round(r.left)}..${Math.round(r.right)})`;
+        }
+      }
+    }
+    return { width, scroll, widest };
+  });
+}
+
+async function settle(page: Page) {
+  // Pages with data set data-page-ready; the others (forms, settings) are ready when drawn.
+  await page
+    .locator('html[data-page-ready="true"]')
+    .waitFor({ timeout: 8_000 })
+    .catch(() => undefined);
+  await expect(page.locator('#root')).not.toBeEmpty();
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(150);
+}
+
+for (const language of ['en-US', 'ar'] as const) {
+  test(`no route scrolls sideways on a phone, ${language}`, async ({ page }) => {
+    const wide: string[] = [];
+    const check = async (route: string) => {
+      await page.goto(route);
+      await settle(page);
+      const o = await overflow(page);
+      if (o.scroll > o.width) wide.push(`${route}: ${o.scroll}px in ${o.width}px, ${o.widest}`);
+    };
+    await page.addInitScript((lang) => window.localStorage.setItem('locale', lang), language);
+    for (const route of publicRoutes) await check(route);
+    await signIn(page);
+    await switchLanguage(page, language);
+    for (const route of [...signedInRoutes, ...dashboardRoutes]) await check(route);
+    expect(wide).toEqual([]);
+  });
+
+  test(`lists are cards with no dead controls on a phone, ${language}`, async ({ page }) => {
+    await page.addInitScript((lang) => window.localStorage.setItem('locale', lang), language);
+    await signIn(page);
+    await switchLanguage(page, language);
+
+    await page.goto(paths.list('vehicles'));
+    await settle(page);
+    const table = page.locator('[data-slot="data-table"]');
+    await expect(table).toHaveAttribute('data-layout', 'cards');
+    // Create falls back to the list here: no Add button, a note says where to add instead.
+    await expect(page.getByTestId('create-button')).toHaveCount(0);
+    await expect(page.getByTestId('larger-screen-note')).toBeVisible();
+    const card = page.locator('[data-slot="data-table-card"]').first();
+    await expect(card).toBeVisible();
+    // Details fall back to the list too: the card has no link to them; it unfolds in place.
+    await expect(card.locator('a[href*="/details/"]')).toHaveCount(0);
+    const toggle = card.locator('[data-slot="data-table-card-toggle"]');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const details = card.locator('[data-slot="data-table-card-details"]');
+    await expect(details).toBeVisible();
+    expect(await details.locator('dt').count()).toBeGreaterThan(1);
+    await expect(page).toHaveURL(/\/dashboard\/vehicles$/);
+
+    await page.goto(paths.liveList);
+    await settle(page);
+    await expect(page.locator('[data-slot="data-table"]')).toHaveAttribute('data-layout', 'cards');
+    const liveCard = page.locator('[data-slot="data-table-card"]').first();
+    await expect(liveCard).toBeVisible();
+
+    // Toasts sit at the top edge on a phone, away from the pager and the actions at the bottom.
+    const toasts = page.locator('[data-slot="toast-viewport"]');
+    const pager = page.locator('[data-slot="data-table-pagination"]');
+    await pager.scrollIntoViewIfNeeded();
+    const toastBox = (await toasts.boundingBox())!;
+    const pagerBox = (await pager.boundingBox())!;
+    expect(toastBox.y).toBeLessThan(80);
+    expect(pagerBox.y).toBeGreaterThan(toastBox.y + 56);
+
+    // A card's plate opens the vehicle on the map: the map fills the screen, the vehicle is in a
+    // bottom sheet (no popup over the marker), inside the viewport.
+    await liveCard.locator('a[href*="/dashboard/live?vehicle="]').first().click();
+    await expect(page).toHaveURL(/\/dashboard\/live\?vehicle=/);
+    const sheet = page.getByTestId('live-sheet');
+    await expect(sheet).toBeVisible();
+    await expect(page.locator('.leaflet-popup')).toHaveCount(0);
+    const map = (await page.locator('[data-slot="map-view"]').boundingBox())!;
+    expect(map.height).toBeGreaterThan(844 * 0.55);
+    expect(map.width).toBeGreaterThan(390 - 40);
+    const sheetBox = (await sheet.boundingBox())!;
+    expect(sheetBox.y + sheetBox.height).toBeLessThanOrEqual(844 + 1);
+    await expect(page.getByTestId('live-fit')).toBeInViewport();
+    await page.getByTestId('live-sheet-close').click();
+    await expect(sheet).toHaveCount(0);
+    await expect(page).toHaveURL(/\/dashboard\/live$/);
+  });
+}

@@ -1,0 +1,2 @@
+export { CompanySwitcher } from './company-switcher';
+export type { Company, CompanySwitcherProps } from './company-switcher';
