@@ -13,10 +13,13 @@ export function VehicleSummary({
   vehicle,
   now,
   compact = false,
+  showOpen = true,
 }: {
   vehicle: LiveVehicle;
   now: number;
   compact?: boolean;
+  /** The "Open vehicle" link; off on the vehicle's own page (it would link to itself). */
+  showOpen?: boolean;
 }) {
   const { t, i18n } = useTranslation('live');
   const core = useCoreText();
@@ -90,9 +93,11 @@ export function VehicleSummary({
       {status === 'inactive' ? <p className="text-warning">{core('status.inactiveMessage')}</p> : null}
       {!compact ? null : (
         <div className="flex flex-wrap gap-3">
-          <Link className="text-primary underline" to={`/dashboard/vehicles/details/${vehicle.uuid}`}>
-            {t('vehicle.open')}
-          </Link>
+          {showOpen ? (
+            <Link className="text-primary underline" to={`/dashboard/vehicles/details/${vehicle.uuid}`}>
+              {t('vehicle.open')}
+            </Link>
+          ) : null}
           <Link
             className="text-primary underline"
             to={`/dashboard/live/route-history?vehicle=${vehicle.uuid}`}

@@ -206,6 +206,7 @@ export const fields = {
     tripType: { one_way: 'ذهاب فقط', round: 'ذهاب وعودة' },
     readState: { read: 'مقروء', unread: 'غير مقروء' },
   },
+  geometry: { circle: '{{shape}}، نصف القطر {{radius}} م', points: '{{shape}}، عدد النقاط {{points}}' },
   hint: {
     national_id: 'الصيغة: 123-4567-1234567-1',
     imei: '15 رقمًا',

@@ -210,6 +210,7 @@ export const fields = {
     tripType: { one_way: 'One way', round: 'Round' },
     readState: { read: 'Read', unread: 'Unread' },
   },
+  geometry: { circle: '{{shape}}, radius {{radius}} m', points: '{{shape}}, {{points}} points' },
   hint: {
     national_id: 'Format: 123-4567-1234567-1',
     imei: '15 digits',
