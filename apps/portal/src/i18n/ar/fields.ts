@@ -180,7 +180,7 @@ export const fields = {
       car: 'سيارة',
       truck: 'شاحنة',
       motorcycle: 'دراجة نارية',
-      'motor-bike': 'دراجة آلية',
+      'motor-bike': 'دراجة آلية خفيفة (موبيد)',
     },
     deviceType: {
       teltonika: 'Teltonika',

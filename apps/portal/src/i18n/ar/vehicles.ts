@@ -11,6 +11,17 @@ export const vehicles: Catalog<typeof en> = {
     voltage: 'الجهد الكهربائي',
     sections: 'أقسام المركبة',
   },
+  list: {
+    liveStatus: 'الحالة المباشرة',
+    never: 'أبدًا',
+    lastSeenRange: {
+      hour: 'خلال الساعة الماضية',
+      day: 'خلال 24 ساعة',
+      week: 'خلال 7 أيام',
+      older: 'منذ أكثر من 7 أيام',
+      never: 'أبدًا',
+    },
+  },
   tab: {
     trips: 'الرحلات',
     alerts: 'التنبيهات',

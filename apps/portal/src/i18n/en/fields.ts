@@ -184,7 +184,7 @@ export const fields = {
       car: 'Car',
       truck: 'Truck',
       motorcycle: 'Motorcycle',
-      'motor-bike': 'Motor bike',
+      'motor-bike': 'Moped (light motorbike)',
     },
     deviceType: {
       teltonika: 'Teltonika',

@@ -8,6 +8,17 @@ export const vehicles = {
     voltage: 'Power',
     sections: 'Vehicle sections',
   },
+  list: {
+    liveStatus: 'Live status',
+    never: 'Never',
+    lastSeenRange: {
+      hour: 'Within the last hour',
+      day: 'Within 24 hours',
+      week: 'Within 7 days',
+      older: 'More than 7 days ago',
+      never: 'Never',
+    },
+  },
   tab: {
     trips: 'Trips',
     alerts: 'Alerts',
