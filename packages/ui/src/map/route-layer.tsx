@@ -206,12 +206,67 @@ export function RouteLayer({
     setState((s) => ({ ...s, time: range.start, playing: false }));
   }, [range.start, range.end]);
 
-  // Polyline and end dots.
+  // Time label of the hover tooltip (the same clock as the playback bar).
+  const { localeTag } = useUi();
+  const pointText = useMemo(() => {
+    const clock = new Intl.DateTimeFormat(localeTag, {
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      numberingSystem: 'latn',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    const fmt = formatTime ?? ((t: number) => clock.format(t));
+    const number = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 0 });
+    return (p: { time: number; speed?: number | null }) =>
+      format(messages.routePoint, {
+        time: fmt(p.time),
+        speed: p.speed == null ? '—' : number.format(p.speed),
+      });
+  }, [localeTag, timeZone, formatTime, messages.routePoint]);
+  const pointTextRef = useRef(pointText);
+  useLayoutEffect(() => {
+    pointTextRef.current = pointText;
+  });
+
+  // Polyline and end dots. Hovering the line (or tapping it) shows the time and speed of the nearest
+  // recorded point; a tap or click also moves the play head there (and tells onTimeChange).
   useEffect(() => {
     if (route.length === 0) return;
     const latlngs = route.map((p) => [p.lat, p.lng] as [number, number]);
+    const hit = L.polyline(latlngs, { color: theme.surface, weight: 7, opacity: 0.9, interactive: true });
+    const tooltip = L.tooltip({ direction: 'top', offset: [0, -8], className: 'fl-route-tooltip' });
+    const nearest = (at: L.LatLng) => {
+      const target = map.latLngToLayerPoint(at);
+      let best = 0;
+      let bestDistance = Infinity;
+      for (let i = 0; i < route.length; i++) {
+        const d = map.latLngToLayerPoint([route[i]!.lat, route[i]!.lng]).distanceTo(target);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = i;
+        }
+      }
+      return route[best]!;
+    };
+    const show = (e: L.LeafletMouseEvent) => {
+      const p = nearest(e.latlng);
+      tooltip.setLatLng([p.lat, p.lng]).setContent(pointTextRef.current(p));
+      if (!map.hasLayer(tooltip)) tooltip.addTo(map);
+      tooltip.getElement()?.setAttribute('data-slot', 'route-point-tooltip');
+      return p;
+    };
+    hit.on('mousemove', show);
+    hit.on('mouseout', () => tooltip.remove());
+    hit.on('click', (e: L.LeafletMouseEvent) => {
+      const p = show(e);
+      setTime(p.time);
+    });
     const group = L.layerGroup([
-      L.polyline(latlngs, { color: theme.surface, weight: 7, opacity: 0.9, interactive: false }),
+      hit,
       L.polyline(latlngs, { color: theme.primary, weight: 4, interactive: false }),
       L.circleMarker(latlngs[0]!, {
         radius: 6,
@@ -232,8 +287,9 @@ export function RouteLayer({
     ]).addTo(map);
     return () => {
       group.remove();
+      tooltip.remove();
     };
-  }, [map, route, theme]);
+  }, [map, route, theme, setTime]);
 
   // Fit the whole route, clear of the playback bar over the bottom of the map (it is in the DOM by
   // now: effects run after the portal below is committed). A map without room for it yet (created
