@@ -161,3 +161,58 @@ test('vehicle list: sort by plate on the server, filter by live status and branc
   expect(types.slice(1)).toHaveLength(5);
   expect(new Set(types).size).toBe(types.length);
 });
+
+test('route history: a range of days, trips and stops beside the map, speed chart, hover shows time and speed', async ({
+  page,
+  request,
+}) => {
+  const headers = await apiSession(request);
+  const live = await request.get('/v1/vehicles/live?live_status=live&limit=50', { headers });
+  const target = ((await live.json()) as { data: { uuid: string; location: unknown }[] }).data.find(
+    (v) => v.location,
+  )!;
+  expect(target).toBeTruthy();
+  await signIn(page);
+
+  // More than 7 days is refused before anything is loaded, with the reason at the field.
+  await page.goto(`/dashboard/live/route-history?vehicle=${target.uuid}`);
+  await pageReady(page);
+  await page.locator('#history-from').fill(isoDay(-9));
+  await page.locator('#history-to').fill(isoDay(0));
+  await expect(page.getByText('Choose a range of at most 7 days.')).toBeVisible();
+  await expect(page.getByTestId('history-load')).toBeDisabled();
+
+  // Yesterday and today: the simulated vehicle drove, so there is a route.
+  await page.locator('#history-from').fill(isoDay(-1));
+  await page.getByTestId('history-load').click();
+  await expect(page).toHaveURL(/from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+  await pageReady(page);
+  await expect(page.getByTestId('history-count')).toBeVisible();
+  const breakdown = page.getByTestId('history-breakdown');
+  await expect(breakdown.getByRole('heading', { name: 'Trips and stops' })).toBeVisible();
+  await expect(page.getByTestId('history-speed-chart').locator('canvas').first()).toBeVisible();
+  await expect(page.getByTestId('history-export-gpx')).toBeVisible();
+
+  // Hovering the route line shows the nearest point's time and speed.
+  const line = page.locator('.leaflet-overlay-pane path.leaflet-interactive').first();
+  await expect(line).toBeVisible();
+  const box = (await line.boundingBox())!;
+  // Walk along the line's box until the pointer is on the stroke.
+  let shown = false;
+  for (let i = 1; i < 40 && !shown; i++) {
+    const at = { x: box.x + (box.width * i) / 40, y: box.y + (box.height * i) / 40 };
+    await page.mouse.move(at.x, at.y);
+    shown = await page.locator('[data-slot="route-point-tooltip"]').isVisible();
+  }
+  if (!shown) {
+    // Diagonal missed the stroke (a bent route): hover the path's own first point instead.
+    const start = await line.evaluate((el) => {
+      const p = (el as SVGPathElement).getPointAtLength(((el as SVGPathElement).getTotalLength() || 0) / 2);
+      const r = (el as SVGPathElement).ownerSVGElement!.getBoundingClientRect();
+      const m = (el as SVGPathElement).getScreenCTM();
+      return m ? { x: p.x * m.a + m.e, y: p.y * m.d + m.f } : { x: r.x + p.x, y: r.y + p.y };
+    });
+    await page.mouse.move(start.x, start.y);
+  }
+  await expect(page.locator('[data-slot="route-point-tooltip"]')).toContainText(/km\/h/);
+});
