@@ -207,7 +207,9 @@ export function RouteLayer({
   }, [range.start, range.end]);
 
   // Time label of the hover tooltip (the same clock as the playback bar).
-  const { localeTag } = useUi();
+  const { localeTag, dir } = useUi();
+  const dirRef = useRef(dir);
+  dirRef.current = dir;
   const pointText = useMemo(() => {
     const clock = new Intl.DateTimeFormat(localeTag, {
       month: 'short',
@@ -222,9 +224,10 @@ export function RouteLayer({
     const fmt = formatTime ?? ((t: number) => clock.format(t));
     const number = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 0 });
     return (p: { time: number; speed?: number | null }) =>
+      // First-strong isolates keep the date, clock and number whole inside Arabic text.
       format(messages.routePoint, {
-        time: fmt(p.time),
-        speed: p.speed == null ? '—' : number.format(p.speed),
+        time: `\u2068${fmt(p.time)}\u2069`,
+        speed: p.speed == null ? '—' : `\u2068${number.format(p.speed)}\u2069`,
       });
   }, [localeTag, timeZone, formatTime, messages.routePoint]);
   const pointTextRef = useRef(pointText);
@@ -257,6 +260,8 @@ export function RouteLayer({
       tooltip.setLatLng([p.lat, p.lng]).setContent(pointTextRef.current(p));
       if (!map.hasLayer(tooltip)) tooltip.addTo(map);
       tooltip.getElement()?.setAttribute('data-slot', 'route-point-tooltip');
+      // The map container is pinned LTR; the tooltip's text reads in the page's direction.
+      tooltip.getElement()?.setAttribute('dir', dirRef.current);
       return p;
     };
     hit.on('mousemove', show);
