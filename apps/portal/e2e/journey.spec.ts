@@ -70,7 +70,8 @@ for (const language of ['en-US', 'ar'] as const) {
       await expect(page.getByTestId('share-link')).toContainText('http');
       await expect(page.getByTestId('share-maps')).toHaveAttribute('href', /google\.com\/maps/);
 
-      // Command with its answer arriving over the socket.
+      // Command with its answer arriving over the socket (the overview's Commands tab).
+      await page.getByTestId('section-tab-commands').click();
       const panel = page.getByTestId('commands-panel');
       await panel.locator('#command-type').selectOption('get_version');
       await page.getByTestId('command-send').click();

@@ -13,6 +13,7 @@ export * from './permissions';
 export * from './toast';
 export * from './realtime';
 export * from './live';
+export * from './documents';
 export * from './push';
 export * from './session';
 export * from './i18n';

@@ -40,6 +40,7 @@ export * from './app-shell';
 export * from './file-upload';
 export * from './plate-card';
 export * from './status-tabs';
+export * from './section-tabs';
 export * from './fleet-list';
 export * from './toast';
 export * from './dialog';

@@ -1,5 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { Button, DataTable, FormField, NativeSelect, type ColumnDef, type ListMeta } from '@fleet/ui';
+import {
+  Button,
+  DataTable,
+  FormField,
+  NativeSelect,
+  type ColumnDef,
+  type ListMeta,
+  type SortingState,
+} from '@fleet/ui';
 
 export interface FilterDef {
   name: string;
@@ -26,6 +34,7 @@ export function ListTable<T extends { uuid: string }>({
   onParamsChange,
   filters,
   onRowClick,
+  sortable = false,
 }: {
   caption: string;
   columns: ColumnDef<T, unknown>[];
@@ -35,6 +44,11 @@ export function ListTable<T extends { uuid: string }>({
   onParamsChange: (next: URLSearchParams) => void;
   filters: readonly FilterDef[];
   onRowClick?: (row: T) => void;
+  /**
+   * Server-side sorting through `sort` / `order` in the URL (the contract's sortable columns; each
+   * column still opts in with `enableSorting`). Changing the sort goes back to page 1.
+   */
+  sortable?: boolean;
 }) {
   const { t } = useTranslation('common');
   const update = (patch: Record<string, string>, keepPage = false) => {
@@ -47,6 +61,8 @@ export function ListTable<T extends { uuid: string }>({
     onParamsChange(next);
   };
   const active = filters.filter((f) => params.get(f.name)).length;
+  const sortBy = params.get('sort');
+  const sorting: SortingState = sortBy ? [{ id: sortBy, desc: params.get('order') !== 'asc' }] : [];
   return (
     <DataTable<T>
       caption={caption}
@@ -60,6 +76,15 @@ export function ListTable<T extends { uuid: string }>({
       search={params.get('search') ?? ''}
       onSearchChange={(text) => update({ search: text.trim() })}
       loading={loading}
+      {...(sortable
+        ? {
+            sorting,
+            onSortingChange: (next: SortingState) => {
+              const first = next[0];
+              update({ sort: first?.id ?? '', order: first ? (first.desc ? 'desc' : 'asc') : '' });
+            },
+          }
+        : {})}
       {...(onRowClick ? { onRowClick } : {})}
       activeFilterCount={active}
       filters={

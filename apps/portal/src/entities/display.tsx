@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStatusLabel } from './use-status-label';
 import { VehiclePlate, type PlateFields } from './vehicle-plate';
 import { VehicleRef } from './vehicle-ref';
+import { RecordRef, referenceEntity } from './record-ref';
 import { PlaceAddress } from '../map/address';
 
 /** Option groups of the fields namespace by field name (and entity when the same name differs). */
@@ -82,6 +83,29 @@ export function StatusBadge({ status }: { status: string }) {
   return <DetailStatusBadge tone={entityStatusTone(status)}>{labelOf(status)}</DetailStatusBadge>;
 }
 
+/**
+ * A geofence's shape in words (the map on the details page draws it): "Circle, radius 250 m" or
+ * "Polygon, 6 points", never the stored JSON.
+ */
+function GeometrySummary({ geometry }: { geometry: object }) {
+  const { t, i18n } = useTranslation('fields');
+  const g = geometry as { shape?: unknown; radius?: unknown; points?: unknown };
+  const shape = typeof g.shape === 'string' ? g.shape : '';
+  const name = t(`option.shape.${shape}`, { defaultValue: shape });
+  if (typeof g.radius === 'number')
+    return (
+      <span data-testid="geometry-summary">
+        {t('geometry.circle', { shape: name, radius: Math.round(g.radius).toLocaleString(i18n.language) })}
+      </span>
+    );
+  const count = Array.isArray(g.points) ? g.points.length : 0;
+  return (
+    <span data-testid="geometry-summary">
+      {t('geometry.points', { shape: name, points: count.toLocaleString(i18n.language) })}
+    </span>
+  );
+}
+
 /** One value of a record, formatted for its field (dates per locale, enums translated, LTR data isolated). */
 export function FieldValue({
   field,
@@ -105,6 +129,9 @@ export function FieldValue({
       </DetailStatusBadge>
     );
   if (field === 'vehicle_uuid' && typeof value === 'string') return <VehicleRef uuid={value} />;
+  const reference = referenceEntity(field);
+  if (reference && typeof value === 'string') return <RecordRef entity={reference} uuid={value} />;
+  if (field === 'geometry' && typeof value === 'object') return <GeometrySummary geometry={value} />;
   if (typeof value === 'boolean') return t(value ? 'field.yes' : 'field.no');
   const group = optionGroup(field, segment);
   if (group && typeof value === 'string') return ft(`option.${group}.${value}`, { defaultValue: value });

@@ -12,7 +12,9 @@ import {
   supervisorInputSchema,
   userInputSchema,
   vehicleInputSchema,
+  vehicleSortColumns,
   vehicleStatuses,
+  vehicleTypes,
 } from '@fleet/api-client';
 import type { z } from 'zod';
 import type { CrudEntity } from '../app/paths';
@@ -51,6 +53,8 @@ export interface EntityConfig {
   statuses: readonly string[];
   /** Enum filters of the list's "more filters" panel (query parameter -> options). */
   filters?: Record<string, readonly string[]>;
+  /** Columns the list's API sorts by (server-side, from the contract); the others are not sortable. */
+  sortable?: readonly string[];
 }
 
 /** Human name of a record for titles and references. */
@@ -74,7 +78,9 @@ export const entityConfigs: Record<CrudEntity, EntityConfig> = {
     columns: ['license_plate_number', 'type', 'make', 'model', 'year', 'device_imei', 'status'],
     exclude: ['status'],
     statuses: vehicleStatuses,
-    filters: { type: ['bus', 'car', 'truck', 'motorcycle', 'motor-bike'] },
+    // One entry per spec type, straight from the contract's list (labels tell motorcycle and motor-bike apart).
+    filters: { type: vehicleTypes },
+    sortable: vehicleSortColumns,
     steps: [
       {
         key: 'details',

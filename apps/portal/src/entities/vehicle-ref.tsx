@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useServices, useSession } from '../state/app-context';
 import { VehiclePlate } from './vehicle-plate';
 
 /**
  * A record's `vehicle_uuid` (devices, drivers) as its vehicle: the plate card, linked to the vehicle's
- * details. Until the vehicle is loaded, or when the user may not see it, the uuid itself is shown.
+ * details. Never the raw uuid: a placeholder while loading, "Not available" when the user may not see
+ * the vehicle (the uuid stays in the tooltip).
  */
 export function VehicleRef({ uuid }: { uuid: string }) {
+  const { t } = useTranslation('common');
   const { api } = useServices();
   const { company } = useSession();
   const vehicle = useQuery({
@@ -17,11 +20,12 @@ export function VehicleRef({ uuid }: { uuid: string }) {
     retry: false,
   });
   const v = vehicle.data?.data;
+  if (vehicle.isPending) return <span className="text-foreground-muted">…</span>;
   if (!v)
     return (
-      <bdi dir="ltr" className="break-all">
-        {uuid}
-      </bdi>
+      <span className="text-foreground-muted" title={uuid}>
+        {t('field.unavailable')}
+      </span>
     );
   return (
     <Link

@@ -14,10 +14,13 @@ export function VehicleSummary({
   vehicle,
   now,
   compact = false,
+  showOpen = true,
 }: {
   vehicle: LiveVehicle;
   now: number;
   compact?: boolean;
+  /** The "Open vehicle" link; off on the vehicle's own page (it would link to itself). */
+  showOpen?: boolean;
 }) {
   const { t, i18n } = useTranslation('live');
   const small = useSmallScreen();
@@ -92,12 +95,12 @@ export function VehicleSummary({
       {status === 'inactive' ? <p className="text-warning">{core('status.inactiveMessage')}</p> : null}
       {!compact ? null : (
         <div className="flex flex-wrap gap-3">
-          {/* Details fall back to the list on small screens: no link that leads nowhere there. */}
-          {small ? null : (
+          {/* Details fall back to the list on small screens, and the vehicle's own page needs no link to itself. */}
+          {showOpen && !small ? (
             <Link className="text-primary underline" to={`/dashboard/vehicles/details/${vehicle.uuid}`}>
               {t('vehicle.open')}
             </Link>
-          )}
+          ) : null}
           <Link
             className="text-primary underline"
             to={`/dashboard/live/route-history?vehicle=${vehicle.uuid}`}

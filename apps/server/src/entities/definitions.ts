@@ -17,6 +17,7 @@ import {
 import { HttpError } from '../http/errors';
 import { assignedError, findInScope, invalidRef, type EntityDef, type WriteContext } from './crud';
 import { scopeSql } from './scope';
+import { liveStatusSql } from '../modules/locations';
 
 const person = [
   'e.first_name',
@@ -162,6 +163,16 @@ const ruleDependent = (table: string, field: string) => ({
   label: 'notification rules',
 });
 
+/**
+ * The latest stored fix of a vehicle's trackers (main and GPS device), as the live list reads it: the
+ * row for the live-status rule, and its time for the list's last-seen sort and filter.
+ */
+const VEHICLE_LATEST_FIX = `SELECT ll.fix_time, ll.is_idle, ll.ignition FROM latest_locations ll
+  JOIN devices d ON d.id = ll.device_id WHERE d.imei IN (e.device_imei, e.gps_device_imei)
+  ORDER BY ll.fix_time DESC LIMIT 1`;
+const VEHICLE_LAST_FIX = `SELECT max(ll.fix_time) FROM latest_locations ll
+  JOIN devices d ON d.id = ll.device_id WHERE d.imei IN (e.device_imei, e.gps_device_imei)`;
+
 export const entityDefs: EntityDef[] = [
   {
     name: 'vehicles',
@@ -177,13 +188,25 @@ export const entityDefs: EntityDef[] = [
       driver_uuid: { table: 'drivers', column: 'driver_id', label: 'Driver', exclusive: 'driver' },
     },
     search: ['e.license_plate_number', 'e.make', 'e.model', 'e.device_imei', "e.data->>'chassis_number'"],
+    // The contract's vehicleSortColumns: every one of them has an expression here.
     sort: {
       license_plate_number: 'e.license_plate_number',
       type: 'e.type',
       make: 'e.make',
+      model: 'e.model',
+      device_imei: 'e.device_imei',
       status: 'e.status',
+      last_seen: `(${VEHICLE_LAST_FIX})`,
       created_at: 'e.created_at',
       updated_at: 'e.updated_at',
+    },
+    filters: {
+      live_status: `coalesce((SELECT ${liveStatusSql('l', 'now()')} FROM (${VEHICLE_LATEST_FIX}) l), 'no-data') = $?`,
+      last_seen: `(CASE WHEN (${VEHICLE_LAST_FIX}) IS NULL THEN 'never'
+        WHEN (${VEHICLE_LAST_FIX}) > now() - interval '1 hour' THEN 'hour'
+        WHEN (${VEHICLE_LAST_FIX}) > now() - interval '24 hours' THEN 'day'
+        WHEN (${VEHICLE_LAST_FIX}) > now() - interval '7 days' THEN 'week'
+        ELSE 'older' END) = $?`,
     },
     defaultSort: 'created_at',
     dependents: [

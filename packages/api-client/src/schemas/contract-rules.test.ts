@@ -6,6 +6,7 @@ import { notificationRuleInputSchema } from './notification';
 import { deviceInputSchema } from './device';
 import { guardianInputSchema } from './people';
 import { publicTokenParamsSchema, trackedTripSchema } from './guardian-messages';
+import { vehicleListQuerySchema } from './vehicle';
 import { z } from 'zod';
 
 const layer = (over: Record<string, unknown> = {}) => ({
@@ -156,5 +157,25 @@ describe('guardian message channel and language', () => {
     };
     expect(trackedTripSchema.shape.trip.safeParse(trip).success).toBe(false);
     expect(trackedTripSchema.shape.trip.safeParse({ ...trip, status: 'started' }).success).toBe(true);
+describe('vehicle list query', () => {
+  const uuid = '3f1e2d4c-5b6a-4789-8abc-def012345678';
+  it.each([
+    ['sort by plate ascending', { sort: 'license_plate_number', order: 'asc' }, true],
+    ['sort by last seen', { sort: 'last_seen' }, true],
+    ['sort by a column the server does not sort', { sort: 'chassis_number' }, false],
+    ['live status filter', { live_status: 'idle' }, true],
+    ['an unknown live status', { live_status: 'parked' }, false],
+    ['last seen within the hour', { last_seen: 'hour' }, true],
+    ['last seen never', { last_seen: 'never' }, true],
+    ['an unknown last-seen range', { last_seen: 'month' }, false],
+    [
+      'branch, station, school and driver together',
+      { branch_uuid: uuid, station_uuid: uuid, school_uuid: uuid, driver_uuid: uuid },
+      true,
+    ],
+    ['a driver that is not a uuid', { driver_uuid: 'omar' }, false],
+    ['each spec type: motor-bike', { type: 'motor-bike' }, true],
+  ])('%s', (_name, input, ok) => {
+    expect(vehicleListQuerySchema.safeParse(input).success).toBe(ok);
   });
 });

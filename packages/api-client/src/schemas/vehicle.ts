@@ -115,12 +115,37 @@ export const vehicleInputSchema = z.object({
 });
 export type VehicleInput = z.input<typeof vehicleInputSchema>;
 
+/** Columns GET /v1/vehicles sorts by (server-side; `last_seen` is the latest fix of its trackers). */
+export const vehicleSortColumns = [
+  'license_plate_number',
+  'type',
+  'make',
+  'model',
+  'device_imei',
+  'status',
+  'last_seen',
+  'created_at',
+  'updated_at',
+] as const;
+export const vehicleSortColumnSchema = z.enum(vehicleSortColumns, { error: invalidMessage('Sort') });
+
+/**
+ * Last-seen buckets of the vehicle list's filter, by the latest fix of the vehicle's trackers: within
+ * the hour, within 24 hours, within 7 days, longer ago, never.
+ */
+export const lastSeenRanges = ['hour', 'day', 'week', 'older', 'never'] as const;
+export const lastSeenRangeSchema = z.enum(lastSeenRanges, { error: invalidMessage('Last seen') });
+export type LastSeenRange = z.infer<typeof lastSeenRangeSchema>;
+
 export const vehicleListQuerySchema = listQuerySchema(vehicleStatusSchema, {
+  sort: vehicleSortColumnSchema.optional(),
   type: vehicleTypeSchema.optional(),
   branch_uuid: uuidSchema.optional(),
   station_uuid: uuidSchema.optional(),
   school_uuid: uuidSchema.optional(),
   driver_uuid: uuidSchema.optional(),
+  live_status: vehicleLiveStatusSchema.optional(),
+  last_seen: lastSeenRangeSchema.optional(),
 });
 export type VehicleListQuery = z.input<typeof vehicleListQuerySchema>;
 

@@ -24,9 +24,12 @@ import { chartMessagesEn, type ChartMessages } from './messages.en';
 export const chartKinds = ['line', 'bar'] as const;
 export type ChartKind = (typeof chartKinds)[number];
 
-export const chartVariants = cva('flex flex-col gap-2 rounded-lg border border-border bg-surface p-3 text-foreground', {
-  variants: { kind: { line: '', bar: '' } satisfies Record<ChartKind, string> },
-});
+export const chartVariants = cva(
+  'flex flex-col gap-2 rounded-lg border border-border bg-surface p-3 text-foreground',
+  {
+    variants: { kind: { line: '', bar: '' } satisfies Record<ChartKind, string> },
+  },
+);
 
 const toneRefs: Record<ChartTone, string> = {
   primary: vars.color.primary,
@@ -68,11 +71,19 @@ export interface TimeSeriesChartProps {
   yMax?: number;
   labels?: Partial<ChartMessages>;
   className?: string;
+  /**
+   * The time under the pointer (epoch ms), or null when it leaves the plot: lets a page link the chart
+   * to something else, e.g. the route history moves the map's play head to the hovered moment.
+   */
+  onCursorTime?: (time: number | null) => void;
 }
 
 function useChartMessages(labels?: Partial<ChartMessages>): ChartMessages {
   const { locale } = useUi();
-  return useMemo(() => ({ ...(locale === 'ar' ? chartMessagesAr : chartMessagesEn), ...labels }), [locale, labels]);
+  return useMemo(
+    () => ({ ...(locale === 'ar' ? chartMessagesAr : chartMessagesEn), ...labels }),
+    [locale, labels],
+  );
 }
 
 /**
@@ -94,6 +105,7 @@ export function TimeSeriesChart({
   yMax,
   labels,
   className,
+  onCursorTime,
 }: TimeSeriesChartProps & { kind: ChartKind }) {
   const { dir, localeTag, theme } = useUi();
   const messages = useChartMessages(labels);
@@ -102,6 +114,10 @@ export function TimeSeriesChart({
   const plotRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
+  const onCursorTimeRef = useRef(onCursorTime);
+  useEffect(() => {
+    onCursorTimeRef.current = onCursorTime;
+  });
 
   validateChartData(timestamps, series);
   const tones = useMemo(() => series.map((s, i) => s.tone ?? chartTones[i % chartTones.length]!), [series]);
@@ -190,7 +206,13 @@ export function TimeSeriesChart({
         })),
       ],
       hooks: {
-        setCursor: [(u) => setCursorIndex(u.cursor.idx ?? null)],
+        setCursor: [
+          (u) => {
+            const idx = u.cursor.idx ?? null;
+            setCursorIndex(idx);
+            onCursorTimeRef.current?.(idx === null ? null : (timestamps[idx] ?? null));
+          },
+        ],
       },
     };
     const chart = new uPlot(opts, toUplotData(timestamps, series) as uPlot.AlignedData, el);
@@ -221,16 +243,27 @@ export function TimeSeriesChart({
       aria-describedby={summaryId}
       className={cn(chartVariants({ kind }), className)}
     >
-      <figcaption id={titleId} className={cn(hideTitle ? 'sr-only' : 'text-sm font-semibold text-foreground')}>
+      <figcaption
+        id={titleId}
+        className={cn(hideTitle ? 'sr-only' : 'text-sm font-semibold text-foreground')}
+      >
         {title}
       </figcaption>
       {empty ? (
-        <p data-slot="chart-empty" className="flex items-center justify-center py-10 text-sm text-foreground-muted" style={{ minHeight: height }}>
+        <p
+          data-slot="chart-empty"
+          className="flex items-center justify-center py-10 text-sm text-foreground-muted"
+          style={{ minHeight: height }}
+        >
           {messages.noData}
         </p>
       ) : (
         <>
-          <ul data-slot="chart-legend" aria-hidden="true" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-foreground-muted">
+          <ul
+            data-slot="chart-legend"
+            aria-hidden="true"
+            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-foreground-muted"
+          >
             {series.map((s, i) => (
               <li key={s.label} className="flex items-center gap-1.5">
                 <span className={cn('inline-block size-2.5 rounded-sm', swatchClass[tones[i]!])} />
@@ -241,7 +274,13 @@ export function TimeSeriesChart({
               </li>
             ))}
           </ul>
-          <div ref={plotRef} data-slot="chart-plot" dir="ltr" className="w-full" style={{ minHeight: height }} />
+          <div
+            ref={plotRef}
+            data-slot="chart-plot"
+            dir="ltr"
+            className="w-full"
+            style={{ minHeight: height }}
+          />
         </>
       )}
       <div id={summaryId} className="sr-only" data-slot="chart-summary">

@@ -20,6 +20,7 @@ export const mapMessagesAr = {
   playbackPosition: 'موضع التشغيل',
   speedOption: '{speed}×',
   noRoute: 'لا توجد بيانات موقع لهذه المركبة',
+  routePoint: '{time} · {speed} كم/س',
   geofenceTools: 'أدوات السياج الجغرافي',
   drawPolygon: 'رسم مضلع',
   drawCircle: 'رسم دائرة',

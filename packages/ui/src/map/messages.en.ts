@@ -18,6 +18,7 @@ export const mapMessagesEn = {
   playbackPosition: 'Playback position',
   speedOption: '{speed}×',
   noRoute: 'No location data available for this vehicle',
+  routePoint: '{time} · {speed} km/h',
   geofenceTools: 'Geofence tools',
   drawPolygon: 'Draw polygon',
   drawCircle: 'Draw circle',

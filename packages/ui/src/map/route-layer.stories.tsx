@@ -44,6 +44,36 @@ export const Playback: Story = {
   },
 };
 
+/**
+ * Hovering the route line shows the nearest point's time and speed; a click (a tap on a phone) also
+ * moves the play head there.
+ */
+export const HoverShowsTimeAndSpeed: Story = {
+  play: async ({ canvasElement, args }) => {
+    const line = await waitFor(() => {
+      const el = canvasElement.querySelector<SVGPathElement>(
+        '.leaflet-overlay-pane path.leaflet-interactive',
+      );
+      if (!el) throw new Error('route line not drawn yet');
+      return el;
+    });
+    const mid = line.getPointAtLength(line.getTotalLength() / 2);
+    const m = line.getScreenCTM()!;
+    const at = { clientX: mid.x * m.a + m.e, clientY: mid.y * m.d + m.f };
+    fireEvent.mouseMove(line, at);
+    const tip = await waitFor(() => {
+      const el = canvasElement.querySelector('[data-slot="route-point-tooltip"]');
+      if (!el) throw new Error('no tooltip');
+      return el;
+    });
+    const rtl = document.documentElement.dir === 'rtl';
+    await expect(tip.textContent).toMatch(rtl ? /كم\/س/ : /km\/h/);
+    await expect(tip.textContent).toMatch(/\d{2}:\d{2}:\d{2}/);
+    fireEvent.click(line, at);
+    await waitFor(() => expect(args.onTimeChange).toHaveBeenCalled());
+  },
+};
+
 /** No valid location: the spec's message instead of controls. */
 export const NoLocations: Story = {
   args: { points: [] },

@@ -206,12 +206,72 @@ export function RouteLayer({
     setState((s) => ({ ...s, time: range.start, playing: false }));
   }, [range.start, range.end]);
 
-  // Polyline and end dots.
+  // Time label of the hover tooltip (the same clock as the playback bar).
+  const { localeTag, dir } = useUi();
+  const dirRef = useRef(dir);
+  dirRef.current = dir;
+  const pointText = useMemo(() => {
+    const clock = new Intl.DateTimeFormat(localeTag, {
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      numberingSystem: 'latn',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    const fmt = formatTime ?? ((t: number) => clock.format(t));
+    const number = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 0 });
+    return (p: { time: number; speed?: number | null }) =>
+      // First-strong isolates keep the date, clock and number whole inside Arabic text.
+      format(messages.routePoint, {
+        time: `\u2068${fmt(p.time)}\u2069`,
+        speed: p.speed == null ? '—' : `\u2068${number.format(p.speed)}\u2069`,
+      });
+  }, [localeTag, timeZone, formatTime, messages.routePoint]);
+  const pointTextRef = useRef(pointText);
+  useLayoutEffect(() => {
+    pointTextRef.current = pointText;
+  });
+
+  // Polyline and end dots. Hovering the line (or tapping it) shows the time and speed of the nearest
+  // recorded point; a tap or click also moves the play head there (and tells onTimeChange).
   useEffect(() => {
     if (route.length === 0) return;
     const latlngs = route.map((p) => [p.lat, p.lng] as [number, number]);
+    const hit = L.polyline(latlngs, { color: theme.surface, weight: 7, opacity: 0.9, interactive: true });
+    const tooltip = L.tooltip({ direction: 'top', offset: [0, -8], className: 'fl-route-tooltip' });
+    const nearest = (at: L.LatLng) => {
+      const target = map.latLngToLayerPoint(at);
+      let best = 0;
+      let bestDistance = Infinity;
+      for (let i = 0; i < route.length; i++) {
+        const d = map.latLngToLayerPoint([route[i]!.lat, route[i]!.lng]).distanceTo(target);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = i;
+        }
+      }
+      return route[best]!;
+    };
+    const show = (e: L.LeafletMouseEvent) => {
+      const p = nearest(e.latlng);
+      tooltip.setLatLng([p.lat, p.lng]).setContent(pointTextRef.current(p));
+      if (!map.hasLayer(tooltip)) tooltip.addTo(map);
+      tooltip.getElement()?.setAttribute('data-slot', 'route-point-tooltip');
+      // The map container is pinned LTR; the tooltip's text reads in the page's direction.
+      tooltip.getElement()?.setAttribute('dir', dirRef.current);
+      return p;
+    };
+    hit.on('mousemove', show);
+    hit.on('mouseout', () => tooltip.remove());
+    hit.on('click', (e: L.LeafletMouseEvent) => {
+      const p = show(e);
+      setTime(p.time);
+    });
     const group = L.layerGroup([
-      L.polyline(latlngs, { color: theme.surface, weight: 7, opacity: 0.9, interactive: false }),
+      hit,
       L.polyline(latlngs, { color: theme.primary, weight: 4, interactive: false }),
       L.circleMarker(latlngs[0]!, {
         radius: 6,
@@ -232,8 +292,9 @@ export function RouteLayer({
     ]).addTo(map);
     return () => {
       group.remove();
+      tooltip.remove();
     };
-  }, [map, route, theme]);
+  }, [map, route, theme, setTime]);
 
   // Fit the whole route, clear of the playback bar over the bottom of the map (it is in the DOM by
   // now: effects run after the portal below is committed). A map without room for it yet (created

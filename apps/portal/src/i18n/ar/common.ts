@@ -31,7 +31,7 @@ export const common = {
     submit: 'إرسال',
   },
   state: { loading: 'جارٍ التحميل…', empty: 'لا يوجد شيء لعرضه بعد', error: 'حدث خطأ ما', saved: 'تم الحفظ' },
-  field: { yes: 'نعم', no: 'لا', none: '—' },
+  field: { yes: 'نعم', no: 'لا', none: '—', unavailable: 'غير متاح' },
   table: {
     openOnLargerScreen: 'للإضافة أو فتح التفاصيل استخدم شاشة أكبر.',
     searchPlaceholder: 'بحث…',

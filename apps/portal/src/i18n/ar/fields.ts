@@ -190,7 +190,7 @@ export const fields = {
       car: 'سيارة',
       truck: 'شاحنة',
       motorcycle: 'دراجة نارية',
-      'motor-bike': 'دراجة آلية',
+      'motor-bike': 'دراجة آلية خفيفة (موبيد)',
     },
     deviceType: {
       teltonika: 'Teltonika',
@@ -216,6 +216,7 @@ export const fields = {
     tripType: { one_way: 'ذهاب فقط', round: 'ذهاب وعودة' },
     readState: { read: 'مقروء', unread: 'غير مقروء' },
   },
+  geometry: { circle: '{{shape}}، نصف القطر {{radius}} م', points: '{{shape}}، عدد النقاط {{points}}' },
   hint: {
     national_id: 'الصيغة: 123-4567-1234567-1',
     imei: '15 رقمًا',

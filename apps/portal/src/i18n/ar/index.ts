@@ -15,6 +15,7 @@ import { devices } from './devices';
 import { messages } from './messages';
 import { alerts } from './alerts';
 import { platform } from './platform';
+import { vehicles } from './vehicles';
 
 /** Arabic catalog; loaded lazily (its own chunk) the first time Arabic is chosen. */
 export const ar: Resources = {
@@ -34,4 +35,5 @@ export const ar: Resources = {
   messages,
   alerts,
   platform,
+  vehicles,
 };

@@ -28,7 +28,7 @@ export const common = {
     submit: 'Submit',
   },
   state: { loading: 'Loading…', empty: 'Nothing to show yet', error: 'Something went wrong', saved: 'Saved' },
-  field: { yes: 'Yes', no: 'No', none: '—' },
+  field: { yes: 'Yes', no: 'No', none: '—', unavailable: 'Not available' },
   table: {
     openOnLargerScreen: 'To add or open one, use a larger screen.',
     searchPlaceholder: 'Search…',

@@ -189,7 +189,7 @@ export const fields = {
       car: 'Car',
       truck: 'Truck',
       motorcycle: 'Motorcycle',
-      'motor-bike': 'Motor bike',
+      'motor-bike': 'Moped (light motorbike)',
     },
     deviceType: {
       teltonika: 'Teltonika',
@@ -215,6 +215,7 @@ export const fields = {
     tripType: { one_way: 'One way', round: 'Round' },
     readState: { read: 'Read', unread: 'Unread' },
   },
+  geometry: { circle: '{{shape}}, radius {{radius}} m', points: '{{shape}}, {{points}} points' },
   hint: {
     national_id: 'Format: 123-4567-1234567-1',
     imei: '15 digits',

@@ -14,6 +14,7 @@ import { devices } from './devices';
 import { messages } from './messages';
 import { alerts } from './alerts';
 import { platform } from './platform';
+import { vehicles } from './vehicles';
 
 /** English is the default language (en-US) and is bundled; Arabic is loaded on demand. */
 export const en = {
@@ -33,6 +34,7 @@ export const en = {
   messages,
   alerts,
   platform,
+  vehicles,
 } as const;
 
 export type Namespace = keyof typeof en;

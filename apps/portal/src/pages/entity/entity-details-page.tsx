@@ -27,7 +27,8 @@ import { CommandsPanel } from '../../commands/commands-panel';
 import { SensorsPanel } from '../../devices/sensors-panel';
 import { FramesPanel } from '../../devices/frames-panel';
 import { ConnectHelp } from '../../devices/connect-help';
-import { VehicleLivePanel } from '../live/vehicle-live-panel';
+import { VehicleLiveCard } from '../../vehicles/vehicle-live-card';
+import { VehicleOverviewTabs } from '../../vehicles/vehicle-overview-tabs';
 import { GeofencePreview } from '../../geofences/geofence-preview';
 import { ResendInvitationButton } from '../messages/resend-invitation-button';
 import { RevokeTrackingButton } from '../track/revoke-tracking-button';
@@ -89,6 +90,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
   if (record.isPending) return <LoadingState label={t('common:state.loading')} />;
   if (record.isError) return <RecordError error={record.error} listPath={paths.list(entity)} />;
   const item = record.data.data;
+  // A geofence's zone is drawn on the map above; the list keeps its summary (shape and size) only.
   const fields = Object.keys(item).filter((f) => !HIDDEN.has(f) && f !== 'status');
 
   return (
@@ -119,7 +121,7 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
         </>
       }
     >
-      {entity === 'vehicles' ? <VehicleLivePanel vehicleUuid={uuid} /> : null}
+      {entity === 'vehicles' ? <VehicleLiveCard vehicleUuid={uuid} /> : null}
       {entity === 'geofences' && item.geometry ? <GeofencePreview geofence={item} /> : null}
       <DetailSection title={t(`entities:${key}.details`)}>
         <DescriptionList
@@ -152,9 +154,8 @@ export default function EntityDetailsPage({ entity }: { entity: CrudEntity }) {
           <FramesPanel deviceUuid={uuid} />
         </>
       ) : null}
-      {entity === 'vehicles' && typeof item.device_imei === 'string' ? (
-        <CommandsPanel deviceImei={item.device_imei} target={recordTitle(item)} />
-      ) : null}
+      {/* Commands (history and send) live in the overview's Commands tab. */}
+      {entity === 'vehicles' ? <VehicleOverviewTabs vehicle={item} /> : null}
       <DeleteConfirmDialog
         open={dialog === 'delete'}
         onOpenChange={(open) => setDialog(open ? 'delete' : null)}

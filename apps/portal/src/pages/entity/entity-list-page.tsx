@@ -13,9 +13,30 @@ import { entityConfigs, entityKey } from '../../entities/registry';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { useStatusLabel } from '../../entities/use-status-label';
+import { useVehicleListExtras, vehicleExtraFilterNames } from '../../vehicles/vehicle-list-extras';
 
-/** Generic list page of a managed entity: search, more filters, the API's pagination envelope. */
+/**
+ * Generic list page of a managed entity: search, more filters, server-side sorting on the columns the
+ * contract sorts by, the API's pagination envelope. Vehicles add live-status and last-seen columns and
+ * their reference, live-status and last-seen filters (vehicles/vehicle-list-extras.tsx).
+ */
 export default function EntityListPage({ entity }: { entity: CrudEntity }) {
+  if (entity === 'vehicles') return <VehicleListPage />;
+  return <EntityList entity={entity} />;
+}
+
+function VehicleListPage() {
+  const extras = useVehicleListExtras();
+  return <EntityList entity="vehicles" extras={extras} />;
+}
+
+function EntityList({
+  entity,
+  extras,
+}: {
+  entity: CrudEntity;
+  extras?: { filters: FilterDef[]; columns: ColumnDef<Row, unknown>[] };
+}) {
   const config = entityConfigs[entity];
   const { t } = useTranslation();
   const ft = useTranslation('fields').t;
@@ -26,7 +47,13 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
   const navigate = useNavigate();
   const small = useSmallScreen();
   const [params, setParams] = useSearchParams();
-  const filterNames = ['status', ...Object.keys(config.filters ?? {})];
+  const sortable = new Set(config.sortable ?? []);
+  const filterNames = [
+    'status',
+    ...Object.keys(config.filters ?? {}),
+    ...(extras ? vehicleExtraFilterNames : []),
+    ...(sortable.size > 0 ? ['sort', 'order'] : []),
+  ];
   const query = listQueryFromParams(params, filterNames);
   const key = entityKey(entity);
 
@@ -51,12 +78,15 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
         return { value: o, label: group ? ft(`option.${group}.${o}`, { defaultValue: o }) : o };
       }),
     })),
+    ...(extras?.filters ?? []),
   ];
 
   const columns: ColumnDef<Row, unknown>[] = config.columns.map((field, index) => ({
     id: field,
     header: label(field),
-    enableSorting: false,
+    // TanStack sorts only columns with an accessor; the server does the sorting (manual mode).
+    accessorFn: (row: Row) => row[field],
+    enableSorting: sortable.has(field),
     meta: { numeric: ['year', 'seat_capacity', 'students_capacity'].includes(field), label: label(field) },
     cell: ({ row: { original: row } }) =>
       // Small screens: details fall back to the list, so the name is text (the card unfolds instead).
@@ -68,6 +98,7 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
         <FieldValue field={field} value={row[field]} segment={entity} />
       ),
   }));
+  if (extras) columns.splice(columns.length - 1, 0, ...extras.columns);
 
   const answer = list.data;
   return (
@@ -94,6 +125,7 @@ export default function EntityListPage({ entity }: { entity: CrudEntity }) {
         params={params}
         onParamsChange={setParams}
         filters={filters}
+        sortable={sortable.size > 0}
         {...(small ? {} : { onRowClick: (row: Row) => navigate(paths.details(entity, row.uuid)) })}
       />
     </div>

@@ -321,6 +321,63 @@ describe('events, clock and documents', () => {
     );
   });
 
+  it('document reminders go out 30, 7 and 1 days before and on the day, once per threshold', () => {
+    const doc = {
+      kind: 'vehicle_registration' as const,
+      ownerId: 'v1',
+      ownerName: 'A 12345',
+      vehicleId: 'v1',
+      expiresOn: '2026-02-04',
+    };
+    // 10:00 in Dubai on the given January / February day
+    const at = (month: number, day: number) => Date.UTC(2026, month - 1, day, 6, 0);
+    const e = new AlertEngine('c1', allOn);
+    const fired: [string, number | null, string][] = [];
+    // The daily check every day from 40 days before to 3 days after, twice a day (a second node or a restart).
+    for (let t = Date.UTC(2025, 11, 26, 6, 0); t <= at(2, 7); t += 43_200_000) {
+      for (const a of e.onDocuments(t, [doc])) fired.push([a.dedupeKey, a.violationValue, a.messageKey]);
+    }
+    expect(fired).toEqual([
+      ['c1:document_expiry:v1:vehicle_registration:2026-02-04:30', 30, 'alerts.document_expiry.message'],
+      ['c1:document_expiry:v1:vehicle_registration:2026-02-04:7', 7, 'alerts.document_expiry.message'],
+      ['c1:document_expiry:v1:vehicle_registration:2026-02-04:1', 1, 'alerts.document_expiry.tomorrow'],
+      ['c1:document_expiry:v1:vehicle_registration:2026-02-04:0', 0, 'alerts.document_expiry.today'],
+    ]);
+
+    // Another node taking the clock work over knows what was fired from the stored notifications.
+    const other = new AlertEngine('c1', allOn);
+    other.markFired(fired.map(([key]) => key.slice('c1:'.length)));
+    expect(other.onDocuments(at(2, 4), [doc])).toEqual([]);
+
+    // Entered late (5 days before): only the 7-day reminder; found expired: one 'expired' reminder.
+    const late = new AlertEngine('c1', allOn);
+    expect(late.onDocuments(at(1, 30), [doc]).map((a) => a.dedupeKey)).toEqual([
+      'c1:document_expiry:v1:vehicle_registration:2026-02-04:7',
+    ]);
+    const afterwards = new AlertEngine('c1', allOn);
+    const expired = afterwards.onDocuments(at(2, 6), [doc]);
+    expect(expired.map((a) => [a.violationValue, a.messageKey])).toEqual([
+      [-2, 'alerts.document_expiry.expired'],
+    ]);
+    expect(afterwards.onDocuments(at(2, 7), [doc])).toEqual([]);
+
+    // A document reminded before the thresholds existed (key without one) is not reminded again at 30.
+    const upgraded = new AlertEngine('c1', allOn);
+    upgraded.markFired(['document_expiry:v1:vehicle_registration:2026-02-04']);
+    expect(upgraded.onDocuments(at(1, 10), [doc])).toEqual([]);
+    expect(upgraded.onDocuments(at(1, 29), [doc]).map((a) => a.violationValue)).toEqual([6]);
+
+    // A renewed document (new expiry date) starts afresh; the user's language renders the day words.
+    const renewed = e.onDocuments(at(2, 7), [{ ...doc, expiresOn: '2026-02-08' }]);
+    expect(renewed.map((a) => a.messageKey)).toEqual(['alerts.document_expiry.tomorrow']);
+    expect(renderMessage(renewed[0]!.messageKey, renewed[0]!.params, 'ar')).toBe(
+      'تنتهي استمارة المركبة الخاصة بـ A 12345 غدًا، 2026-02-08.',
+    );
+    expect(renderMessage('alerts.document_expiry.today', renewed[0]!.params, 'en')).toBe(
+      'Vehicle registration of A 12345 expires today, 2026-02-08.',
+    );
+  });
+
   it('scheduled trip delayed and missed', () => {
     const e = new AlertEngine('c1', allOn);
     const ev = { instanceId: 'st1:2026-01-05:departure', tripName: 'Morning run', vehicleId: 'v1', time: T0 };

@@ -1,6 +1,7 @@
+import { daysUntilExpiry, expiryReminderThreshold, reminderThresholds } from '@fleet/core';
 import { IO, ioNumber } from '../common/io';
 import { recordIgnition, recordOutput1, type PositionRecord } from '../common/types';
-import { dayStartOf, localDate, zonedParts } from '../common/zoned-time';
+import { localDate, zonedParts } from '../common/zoned-time';
 import type { GeofenceEvent } from '../geofence/tracker';
 import type { SalikCrossing } from '../salik/detector';
 import { alertMessagesAr, alertMessagesEn, type AlertMessageKey } from '../../alerts/messages';
@@ -591,26 +592,32 @@ export class AlertEngine {
     return this.scoped(out);
   }
 
-  /** Documents expiring within `daysAhead` days (or already expired), once per document and expiry date. */
+  /**
+   * Document expiry reminders: 30, 7 and 1 days before and on the day (the first threshold is the
+   * rule's `daysAhead`; see @fleet/core `expiryReminderThreshold`), once per document, expiry date and
+   * threshold. The threshold is in the de-duplication key, so the daily check may run any number of
+   * times, on any node, after any restart: each threshold reaches a recipient once (the stored
+   * notifications are marked fired when a node takes the clock work over, and the database's unique
+   * dedupe index stops a concurrent second insert). A renewed document (new expiry date) starts afresh.
+   */
   onDocuments(now: number, documents: readonly ExpiringDocument[]): AlertRecord[] {
     const rule = this.rules.documentExpiry;
     if (!rule?.enabled) return [];
     const today = localDate(now, this.timeZone);
-    const todayStart = dayStartOf(today, this.timeZone);
+    const first = reminderThresholds(rule.daysAhead)[0]!;
     const out: AlertRecord[] = [];
     for (const d of documents) {
       if (rule.kinds?.length && !rule.kinds.includes(d.kind)) continue;
-      let expiryStart: number;
-      try {
-        expiryStart = dayStartOf(d.expiresOn, this.timeZone);
-      } catch {
-        continue; // an unreadable or zero date (0001-01-01 is invalid per the spec) has nothing to warn about
-      }
-      if (d.expiresOn <= '0001-01-01') continue;
-      const days = Math.round((expiryStart - todayStart) / 86_400_000);
-      if (days > rule.daysAhead) continue;
-      const key = `document_expiry:${d.ownerId}:${d.kind}:${d.expiresOn}`;
+      // null: an unreadable or zero date (0001-01-01 is "no date" per the spec) has nothing to warn about
+      const days = daysUntilExpiry(d.expiresOn, today);
+      if (days === null) continue;
+      const threshold = expiryReminderThreshold(days, rule.daysAhead);
+      if (threshold === null) continue;
+      const doc = `${d.ownerId}:${d.kind}:${d.expiresOn}`;
+      const key = `document_expiry:${doc}:${threshold}`;
       if (this.fired.has(key)) continue;
+      // Before the thresholds a document had one reminder keyed without one: that counts as the first.
+      if (threshold === first && this.fired.has(`document_expiry:${doc}`)) continue;
       this.fired.add(key);
       out.push(
         this.alert(
@@ -624,9 +631,16 @@ export class AlertEngine {
             owner: d.ownerName,
             date: d.expiresOn,
             days,
+            threshold,
           },
-          `${d.ownerId}:${d.kind}:${d.expiresOn}`,
-          days < 0 ? 'alerts.document_expiry.expired' : 'alerts.document_expiry.message',
+          `${doc}:${threshold}`,
+          days < 0
+            ? 'alerts.document_expiry.expired'
+            : days === 0
+              ? 'alerts.document_expiry.today'
+              : days === 1
+                ? 'alerts.document_expiry.tomorrow'
+                : 'alerts.document_expiry.message',
         ),
       );
     }

@@ -1,0 +1,2 @@
+export { SectionTabs } from './section-tabs';
+export type { SectionTab, SectionTabsProps } from './section-tabs';
