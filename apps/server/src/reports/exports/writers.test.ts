@@ -76,7 +76,9 @@ describe('ZIP and XLSX', () => {
       return xml.toString('utf8');
     };
     const sheet = sheetOf(streamed);
-    expect(sheet).toContain('<row r="2501"><c r="A2501" t="inlineStr"><is><t xml:space="preserve">V 2499</t>');
+    expect(sheet).toContain(
+      '<row r="2501"><c r="A2501" t="inlineStr"><is><t xml:space="preserve">V 2499</t>',
+    );
     expect(sheet.endsWith('</sheetData></worksheet>')).toBe(true);
     expect(sheet).toBe(sheetOf(await toXlsx({ ...head, rows }, at)));
     expect(csv.finish().equals(toCsv({ ...head, rows }))).toBe(true);
