@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   if (!PREPARE_ONLY && storageOptions.dataDir && !existsSync(join(storageOptions.dataDir, 'PG_VERSION'))) {
     if (config.FLEET_SEED_DEMO && config.FLEET_DEMO_HISTORY_DAYS > 0)
       log(
-        `First start: preparing the database, the demo and ${config.FLEET_DEMO_HISTORY_DAYS} days of its history (under a minute on 2 cores; later starts are instant)...`,
+        `First start: preparing the database, the demo and ${config.FLEET_DEMO_HISTORY_DAYS} days of its history through the pipeline (about a minute of CPU on 2 cores; later starts are instant)...`,
       );
     await prepareInChild();
   }

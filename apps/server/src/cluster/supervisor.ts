@@ -199,7 +199,9 @@ async function main(): Promise<void> {
         );
         const days = Number(process.env.FLEET_DEMO_HISTORY_DAYS ?? 30);
         if (r.seeded && days > 0) {
-          console.log(`demo: writing ${days} days of history through the pipeline (under a minute)...`);
+          console.log(
+            `demo: writing ${days} days of history through the pipeline (about a minute of CPU)...`,
+          );
           const h = await seedHistory(storage, { days });
           console.log(
             `demo history: ${h.records} positions of ${h.vehicles} vehicles in ${(h.ms / 1000).toFixed(1)} s`,
