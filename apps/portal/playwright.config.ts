@@ -67,6 +67,8 @@ export default defineConfig({
         NATS_URL: '',
         MQTT_URL: '',
         SIMULATOR: 'on',
+        // No month of demo history (seed/history.ts): it would add up to minutes to every run's start.
+        FLEET_DEMO_HISTORY_DAYS: '0',
         // The device listeners take free ports so the run never clashes with another server; Teltonika's
         // is known (apiPort + 1 unless E2E_TELTONIKA_PORT says) so a spec can connect a device to it.
         GATEWAY_TELTONIKA_PORT: String(teltonikaPort),

@@ -36,20 +36,33 @@ function multipart(content: Buffer, filename = 'a.png', type = 'image/png') {
 }
 
 describe('demo seed', () => {
-  it('seeds once: Demo Transport, 50 vehicles with 15-digit IMEIs of mixed types, sign-in works', async () => {
+  it('seeds once: Demo Transport, 50 vehicles with 15-digit IMEIs of mixed types, a second company, sign-in works', async () => {
     await h.reset();
     const first = await seedDemo(h.storage.db, 'demo-pass-123');
     expect(first.seeded).toBe(true);
     expect((await seedDemo(h.storage.db, 'demo-pass-123')).seeded).toBe(false);
     const [counts] = await h.storage.db.query<Record<string, number>>(
-      `SELECT (SELECT count(*)::int FROM vehicles) AS vehicles, (SELECT count(*)::int FROM devices) AS devices,
-              (SELECT count(DISTINCT type)::int FROM devices) AS device_types, (SELECT count(*)::int FROM sub_companies) AS stations,
-              (SELECT count(*)::int FROM drivers) AS drivers, (SELECT count(*)::int FROM passengers) AS passengers,
-              (SELECT count(*)::int FROM guardians) AS guardians, (SELECT count(*)::int FROM supervisors) AS supervisors,
-              (SELECT count(*)::int FROM geofences) AS geofences, (SELECT count(*)::int FROM scheduled_trips) AS scheduled,
-              (SELECT count(*)::int FROM devices WHERE imei ~ '^[0-9]{15}$') AS imei15`,
+      `SELECT (SELECT count(*)::int FROM vehicles WHERE company_id = c.id) AS vehicles,
+              (SELECT count(*)::int FROM devices WHERE company_id = c.id) AS devices,
+              (SELECT count(DISTINCT type)::int FROM devices WHERE company_id = c.id) AS device_types,
+              (SELECT count(*)::int FROM sub_companies WHERE company_id = c.id) AS stations,
+              (SELECT count(*)::int FROM drivers WHERE company_id = c.id) AS drivers,
+              (SELECT count(*)::int FROM passengers WHERE company_id = c.id) AS passengers,
+              (SELECT count(*)::int FROM guardians WHERE company_id = c.id) AS guardians,
+              (SELECT count(*)::int FROM supervisors WHERE company_id = c.id) AS supervisors,
+              (SELECT count(*)::int FROM geofences WHERE company_id = c.id) AS geofences,
+              (SELECT count(*)::int FROM scheduled_trips WHERE company_id = c.id) AS scheduled,
+              (SELECT count(*)::int FROM devices WHERE company_id = c.id AND imei ~ '^[0-9]{15}$') AS imei15
+       FROM transport_companies c WHERE c.name = 'Demo Transport'`,
     );
     expect(counts).toMatchObject({ vehicles: 50, devices: 50, stations: 2, imei15: 50 });
+    // The second, unrelated company (issue 18) has its own vehicles and devices with valid IMEIs.
+    const [second] = await h.storage.db.query<Record<string, number>>(
+      `SELECT (SELECT count(*)::int FROM vehicles v WHERE v.company_id = c.id) AS vehicles,
+              (SELECT count(*)::int FROM devices d WHERE d.company_id = c.id AND d.imei ~ '^[0-9]{15}$') AS devices
+       FROM transport_companies c WHERE c.name = 'Gulf Freight Services'`,
+    );
+    expect(second).toEqual({ vehicles: 8, devices: 8 });
     expect(counts!.device_types).toBeGreaterThanOrEqual(4);
     for (const k of ['drivers', 'passengers', 'guardians', 'supervisors', 'geofences', 'scheduled'])
       expect(counts![k]).toBeGreaterThan(0);
@@ -61,7 +74,11 @@ describe('demo seed', () => {
     expect(login.statusCode).toBe(200);
     const token = login.json().data.token as string;
     const me = (await call(h.app, { method: 'GET', url: '/v1/auth', token })).json();
-    expect(me.data.transport_companies.map((c: { name: string }) => c.name)).toEqual(['Demo Transport']);
+    // The demo super admin sees every company; Demo Transport sorts first.
+    expect(me.data.transport_companies.map((c: { name: string }) => c.name)).toEqual([
+      'Demo Transport',
+      'Gulf Freight Services',
+    ]);
     const company = me.data.transport_companies[0].uuid as string;
     const vehicles = await call(h.app, { method: 'GET', url: '/v1/vehicles?limit=100', token, company });
     expect(vehicles.json().total).toBe(50);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeEnv, spawnNode, type NodeProcess } from './harness';
 import { openStorage, type Storage } from '../storage/storage';
 import { seedDemo, DEMO_EMAIL } from '../seed/demo';
+import { seedHistory } from '../seed/history';
 import { startDemoFleet } from '../simulator/demo';
 import type { SimulatedFleet } from '../simulator/fleet';
 
@@ -193,9 +194,19 @@ async function main(): Promise<void> {
         const r = await seedDemo(storage.db, process.env.FLEET_DEMO_PASSWORD ?? 'demo12345');
         console.log(
           r.seeded
-            ? 'seeded the demo company "Demo Transport"'
+            ? 'seeded the demo companies "Demo Transport" and "Gulf Freight Services"'
             : 'demo: the database has companies already, not seeded',
         );
+        const days = Number(process.env.FLEET_DEMO_HISTORY_DAYS ?? 30);
+        if (r.seeded && days > 0) {
+          console.log(
+            `demo: writing ${days} days of history through the pipeline (about a minute of CPU)...`,
+          );
+          const h = await seedHistory(storage, { days });
+          console.log(
+            `demo history: ${h.records} positions of ${h.vehicles} vehicles in ${(h.ms / 1000).toFixed(1)} s`,
+          );
+        }
       })()
     : Promise.resolve();
   // Every node at once: the migrations serialise on their advisory lock.

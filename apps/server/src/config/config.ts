@@ -51,6 +51,8 @@ export const envSchema = z.object({
   FLEET_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo12345'),
   /** Seed the demo company on first start (an empty database). */
   FLEET_SEED_DEMO: bool.default(true),
+  /** Days of demo history written through the pipeline right after the demo seed (0 = none). */
+  FLEET_DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(90).default(30),
   /** Comma-separated origins allowed by CORS; empty means same-origin only. */
   CORS_ORIGINS: list.default([]),
   /** Maximum JSON body in bytes. */
@@ -96,7 +98,11 @@ export const envSchema = z.object({
    * Unset: addresses are off. The rate is requests per second to it (Nominatim's policy: 1); a
    * position waits at most GEOCODER_WAIT_MS for a slot, else it has no address this time.
    */
-  GEOCODER_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').optional(),
+  GEOCODER_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) URL')
+    .optional(),
   GEOCODER_RATE_PER_SEC: z.coerce.number().positive().max(1000).default(1),
   GEOCODER_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),

@@ -233,6 +233,10 @@ describe('report ranges', () => {
    * fixes of this round (month slices, chunked table and CSV, page-by-page PDF, hex file store): CSV
    * 140-320 ms, XLSX ~210 ms (the workbook is built in one run), PDF ~1.2 s (pdfkit's font subsetting and
    * the file store at the end), down from 11-60 s. Run with FLEET_EXPORT_LOOP=1 to measure and assert.
+   * After the streaming writers (issue 15, jobs.ts renders each page into CsvWriter / XlsxWriter), measured
+   * at load average ~21 on 2 cores: CSV 243-316 ms, XLSX 234-412 ms, PDF ~1.2 s. Pages of 200 rows, week
+   * slices and a file store in 256 KB pieces were tried and did not move these figures at that load;
+   * single stops pages still took 60-130 ms of PGlite time each. Still open.
    */
   for (const format of ['csv', 'xlsx', 'pdf'] as const) {
     const run = process.env.FLEET_EXPORT_LOOP ? it : it.skip;

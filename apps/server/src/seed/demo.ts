@@ -22,6 +22,13 @@ export function demoImei(n: number): string {
 
 export const DEMO_EMAIL = 'demo@fleet.test';
 export const DEMO_COMPANY = 'Demo Transport';
+/** The second, unrelated demo company (issue 18: tenancy across two real companies). */
+export const SECOND_COMPANY = 'Gulf Freight Services';
+export const SECOND_EMAIL = 'admin@gulf-freight.test';
+
+const DAY_MS = 86_400_000;
+/** A date `days` from `now` as YYYY-MM-DD (documents that expire soon, so the expiry alerts have work). */
+const dateIn = (now: number, days: number) => new Date(now + days * DAY_MS).toISOString().slice(0, 10);
 
 const DEVICE_TYPES = [
   'teltonika',
@@ -76,6 +83,7 @@ export interface SeedResult {
 export async function seedDemo(
   db: Queryable & { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> },
   password: string,
+  now = Date.now(),
 ): Promise<SeedResult> {
   const [existing] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM transport_companies');
   if ((existing?.n ?? 0) > 0) return { seeded: false };
@@ -223,10 +231,11 @@ export async function seedDemo(
             seat_capacity: vtype === 'bus' ? 40 : vtype === 'motorcycle' ? 2 : 5,
             fuel_tank_capacity: vtype === 'bus' ? 200 : 60,
             registration_number: `REG-${1000 + i}`,
-            registration_expiry: `2027-0${1 + (i % 9)}-15`,
+            registration_expiry: i === 13 ? dateIn(now, 19) : `2027-0${1 + (i % 9)}-15`,
             insurance_company: 'Oman Insurance',
             insurance_policy_number: `POL-${5000 + i}`,
-            insurance_expiry: `2027-0${1 + (i % 9)}-20`,
+            insurance_expiry:
+              i === 2 ? dateIn(now, 8) : i === 27 ? dateIn(now, -3) : `2027-0${1 + (i % 9)}-20`,
             speed_limit: vtype === 'bus' ? 80 : null,
           }),
         ],
@@ -253,7 +262,7 @@ export async function seedDemo(
             first_name_ar: FIRST_AR[i % FIRST_AR.length],
             gender: 'male',
             nationality: 'AE',
-            license_expiry: `2028-0${1 + (i % 9)}-01`,
+            license_expiry: i === 5 ? dateIn(now, 12) : `2028-0${1 + (i % 9)}-01`,
           }),
         ],
       );
@@ -428,9 +437,150 @@ export async function seedDemo(
     await tx.query(
       `INSERT INTO notification_rules (company_id, name, type, params) VALUES
          ($1, 'Overspeed', 'overspeed', '{"speed_limit": 100, "channels": ["in_app", "push"]}'),
-         ($1, 'Emergency button', 'emergency_button', '{"channels": ["in_app", "push"]}')`,
+         ($1, 'Emergency button', 'emergency_button', '{"channels": ["in_app", "push"]}'),
+         ($1, 'Documents expiring', 'document_expiry', '{"days_ahead": 30, "channels": ["in_app"]}'),
+         ($1, 'School run late', 'trip_delayed', '{"channels": ["in_app"]}'),
+         ($1, 'School run missed', 'trip_missed', '{"channels": ["in_app"]}')`,
       [c],
     );
+    await seedSecondCompany(tx, hash);
     return { seeded: true, companyUuid: company.uuid };
   });
+}
+
+/**
+ * Gulf Freight Services: a small freight company in Jebel Ali with its own admin (admin@gulf-freight.test,
+ * same password as the demo), 8 vehicles with Teltonika and Ruptela devices, drivers, a depot geofence
+ * and an overspeed rule. It shares nothing with Demo Transport, so every tenancy rule is exercised
+ * between two real companies (issue 18). The demo super admin sees both; its admin only its own.
+ */
+async function seedSecondCompany(tx: Queryable, hash: string): Promise<void> {
+  const company = await one<{ id: number }>(
+    tx,
+    `INSERT INTO transport_companies (name, name_ar, country_code, features, settings, configurations)
+     VALUES ($1, 'خدمات الخليج للشحن', 'AE', $2, $3, '{}') RETURNING id`,
+    [
+      SECOND_COMPANY,
+      JSON.stringify({ geofence_events_enabled: true, advanced_fuel_report_enabled: true }),
+      JSON.stringify({ timezone: 'Asia/Dubai', currency: 'AED', speed_limit: 100 }),
+    ],
+  );
+  const c = company.id;
+  const station = await one<{ id: number }>(
+    tx,
+    `INSERT INTO sub_companies (company_id, name, name_ar) VALUES ($1, 'Jebel Ali', 'جبل علي') RETURNING id`,
+    [c],
+  );
+  const [lat, lng] = [25.0118, 55.113];
+  const branch = await one<{ id: number }>(
+    tx,
+    `INSERT INTO branches (company_id, sub_company_id, name, description, location) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [
+      c,
+      station.id,
+      'Jebel Ali Yard',
+      'Freight yard',
+      JSON.stringify({ latitude: lat, longitude: lng, address: 'Jebel Ali Free Zone' }),
+    ],
+  );
+  const types = ['truck', 'truck', 'truck', 'car', 'truck', 'car', 'truck', 'car'];
+  const vehicleIds: number[] = [];
+  for (const [i, vtype] of types.entries()) {
+    const imei = demoImei(101 + i);
+    const dtype = i % 3 === 2 ? 'ruptela' : 'teltonika';
+    await tx.query(
+      `INSERT INTO devices (company_id, sub_company_id, branch_id, imei, type, make, model, sim, data)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '{}')`,
+      [
+        c,
+        station.id,
+        branch.id,
+        imei,
+        dtype,
+        dtype === 'ruptela' ? 'Ruptela' : 'Teltonika',
+        dtype === 'ruptela' ? 'FM-Eco4' : 'FMB140',
+        `+9715${60_000_000 + i}`,
+      ],
+    );
+    const [make, model] = vtype === 'truck' ? ['Mitsubishi', 'Fuso Canter'] : ['Nissan', 'Urvan'];
+    const v = await one<{ id: number }>(
+      tx,
+      `INSERT INTO vehicles (company_id, sub_company_id, branch_id, license_plate_number, type, make, model, device_imei, data)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [
+        c,
+        station.id,
+        branch.id,
+        `G ${70_100 + i * 13}`,
+        vtype,
+        make,
+        model,
+        imei,
+        JSON.stringify({
+          license_plate_state_code: 'DXB',
+          license_plate_category: 'Commercial',
+          year: 2019 + (i % 5),
+          fuel_tank_capacity: vtype === 'truck' ? 100 : 70,
+          registration_expiry: `2027-1${i % 3}-10`,
+        }),
+      ],
+    );
+    vehicleIds.push(v.id);
+  }
+  const names = [
+    ['Imran', 'Siddiqui', 'عمران'],
+    ['Joseph', 'Mathew', 'جوزيف'],
+    ['Tariq', 'Aziz', 'طارق'],
+    ['Bilal', 'Hussain', 'بلال'],
+    ['Anil', 'Kumar', 'أنيل'],
+    ['Samir', 'Fahmy', 'سمير'],
+  ];
+  for (const [i, [first, last, firstAr]] of names.entries()) {
+    const d = await one<{ id: number }>(
+      tx,
+      `INSERT INTO drivers (company_id, sub_company_id, branch_id, first_name, last_name, email, phone, license_number, data)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [
+        c,
+        station.id,
+        branch.id,
+        first,
+        last,
+        `driver${i + 1}@gulf-freight.test`,
+        `+97152${String(4_000_000 + i)}`,
+        `DL-${70_000 + i}`,
+        JSON.stringify({ first_name_ar: firstAr, gender: 'male', license_expiry: '2028-05-01' }),
+      ],
+    );
+    await tx.query('UPDATE vehicles SET driver_id = $1 WHERE id = $2', [d.id, vehicleIds[i]]);
+  }
+  await tx.query(
+    `INSERT INTO geofences (company_id, sub_company_id, branch_id, name, type, shape, geometry, min_lat, min_lng, max_lat, max_lng, data)
+     VALUES ($1, $2, $3, 'Jebel Ali Yard', 'depot', 'circle', $4, $5, $6, $7, $8, $9)`,
+    [
+      c,
+      station.id,
+      branch.id,
+      JSON.stringify({ shape: 'circle', center: { latitude: lat, longitude: lng }, radius: 400 }),
+      lat - 0.0036,
+      lng - 0.004,
+      lat + 0.0036,
+      lng + 0.004,
+      JSON.stringify({ color: '#0f766e', purpose: 'depot', tracking_rules: ['entry', 'exit'] }),
+    ],
+  );
+  const user = await one<{ id: number }>(
+    tx,
+    `INSERT INTO users (email, name, password_hash, is_super_admin, phone) VALUES ($1, 'Gulf Freight Admin', $2, false, '+971520000000') RETURNING id`,
+    [SECOND_EMAIL, hash],
+  );
+  await tx.query(
+    `INSERT INTO memberships (user_id, company_id, user_type, role) VALUES ($1, $2, 'admin', 'Admin')`,
+    [user.id, c],
+  );
+  await tx.query(
+    `INSERT INTO notification_rules (company_id, name, type, params) VALUES
+       ($1, 'Overspeed', 'overspeed', '{"speed_limit": 100, "channels": ["in_app"]}')`,
+    [c],
+  );
 }

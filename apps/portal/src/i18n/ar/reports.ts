@@ -92,7 +92,7 @@ export const reports = {
     school: 'المدرسة: {{name}}',
     chooseVehicle: 'اختر مركبة لعرض مسارها.',
   },
-  unit: { km: 'كم', kmh: 'كم/س', l: 'لتر', h: 'س', min: 'د', pct: '%', m: 'م' },
+  unit: { km: 'كم', kmh: 'كم/س', l: 'لتر', h: 'س', min: 'د', pct: '%', m: 'م', rpm: 'دورة/د', degC: '°م' },
   col: {
     vehicle: 'المركبة',
     driver: 'السائق',

@@ -89,7 +89,7 @@ export const reports = {
     school: 'School: {{name}}',
     chooseVehicle: 'Choose a vehicle to see its route.',
   },
-  unit: { km: 'km', kmh: 'km/h', l: 'L', h: 'h', min: 'min', pct: '%', m: 'm' },
+  unit: { km: 'km', kmh: 'km/h', l: 'L', h: 'h', min: 'min', pct: '%', m: 'm', rpm: 'rpm', degC: '°C' },
   col: {
     vehicle: 'Vehicle',
     driver: 'Driver',

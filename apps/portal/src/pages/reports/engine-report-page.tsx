@@ -9,6 +9,8 @@ export default function EngineReportPage() {
   const { t, i18n } = useTranslation('reports');
   const n = (v: number | null, d = 1) =>
     v === null ? '—' : v.toLocaleString(i18n.language, { maximumFractionDigits: d });
+  // Every figure with its unit (issue 15): h, rpm, °C in the reader's language.
+  const u = (v: number | null, unit: string, d = 1) => (v === null ? '—' : `${n(v, d)} ${unit}`);
   return (
     <ReportShell<EngineReportRow>
       kind="engine"
@@ -19,9 +21,9 @@ export default function EngineReportPage() {
             <DescriptionList
               columns={3}
               items={[
-                { id: 'hours', label: t('summary.engineOn'), value: n(row.engine_hours) },
-                { id: 'rpm', label: t('chart.rpm'), value: n(row.max_rpm, 0) },
-                { id: 'temp', label: t('chart.temperature'), value: n(row.max_temperature) },
+                { id: 'hours', label: t('summary.engineOn'), value: u(row.engine_hours, t('unit.h')) },
+                { id: 'rpm', label: t('chart.rpm'), value: u(row.max_rpm, t('unit.rpm'), 0) },
+                { id: 'temp', label: t('chart.temperature'), value: u(row.max_temperature, t('unit.degC')) },
               ]}
             />
             <div className="mt-3 grid grid-cols-1 gap-3 lg:grid-cols-2">

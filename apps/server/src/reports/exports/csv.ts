@@ -23,13 +23,24 @@ export function toCsv(table: ExportTable): Buffer {
   return Buffer.from(CSV_BOM + lines.join('\r\n') + '\r\n', 'utf8');
 }
 
-/** toCsv in chunks of `chunk` rows, yielding to the event loop between them (long exports). */
-export async function toCsvChunked(table: ExportTable, chunk = 1000): Promise<Buffer> {
-  const parts: Buffer[] = [Buffer.from(CSV_BOM + table.columns.map(csvField).join(',') + '\r\n', 'utf8')];
-  for (let i = 0; i < table.rows.length; i += chunk) {
-    const lines = table.rows.slice(i, i + chunk).map((row) => row.map(csvField).join(',') + '\r\n');
-    parts.push(Buffer.from(lines.join(''), 'utf8'));
-    await new Promise((r) => setImmediate(r));
+/**
+ * CSV written a page of rows at a time (exports, issue 15): each page is encoded at once, so only the
+ * encoded file is held, never the rows of a 100,000-row export.
+ */
+export class CsvWriter {
+  private readonly parts: Buffer[];
+
+  constructor(columns: readonly string[]) {
+    this.parts = [Buffer.from(CSV_BOM + columns.map(csvField).join(',') + '\r\n', 'utf8')];
   }
-  return Buffer.concat(parts);
+
+  addRows(rows: readonly (readonly Cell[])[]): void {
+    let text = '';
+    for (const row of rows) text += row.map(csvField).join(',') + '\r\n';
+    if (text) this.parts.push(Buffer.from(text, 'utf8'));
+  }
+
+  finish(): Buffer {
+    return Buffer.concat(this.parts);
+  }
 }

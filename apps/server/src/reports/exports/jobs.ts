@@ -26,9 +26,9 @@ import {
 } from '../daily-reports';
 import type { ReportSelection } from '../filters';
 import { routeReport } from '../route-report';
-import { toCsvChunked } from './csv';
+import { CsvWriter } from './csv';
 import { formatTime, tableOf } from './table';
-import { toXlsx, XLSX_CONTENT_TYPE } from './xlsx';
+import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
 
 /**
  * Report exports as background jobs, queued in the database.
@@ -126,18 +126,6 @@ export function timeSlices(from: string, to: string, order: 'asc' | 'desc' | und
   for (let at = Date.parse(from); at < end; at += SLICE_MS)
     out.push({ from: new Date(at).toISOString(), to: new Date(Math.min(end, at + SLICE_MS)).toISOString() });
   return order === 'desc' ? out.reverse() : out;
-}
-
-/** tableOf over PAGE_ROWS rows at a time, yielding to the event loop between chunks. */
-async function tableOfChunked(...[kind, rows, locale, timeZone]: Parameters<typeof tableOf>) {
-  let table: ReturnType<typeof tableOf> | null = null;
-  for (let i = 0; i < rows.length || !table; i += PAGE_ROWS) {
-    const part = tableOf(kind, rows.slice(i, i + PAGE_ROWS), locale, timeZone);
-    if (table) table.rows.push(...part.rows);
-    else table = part;
-    await new Promise((r) => setImmediate(r));
-  }
-  return table;
 }
 
 const contentTypes: Record<ExportFormat, string> = {
@@ -351,10 +339,23 @@ export class ExportRunner {
     }
   }
 
+  /**
+   * Reads the report page by page and streams each page into the file's writer (CSV and XLSX): the
+   * rows of a page are formatted, encoded and dropped, so a 100,000-row export holds only the file being
+   * written. PDF still lays the table out in one run (pdfkit), so it collects the rows first.
+   */
   private async render(job: ExportJob): Promise<void> {
     const db = this.db();
-    const rows: Record<string, unknown>[] = [];
+    const pdfRows: Record<string, unknown>[] = [];
     const fetch = fetchers[job.report];
+    const createdAt = this.now();
+    const head = tableOf(job.report, [], job.locale, job.timeZone);
+    const writer =
+      job.format === 'csv'
+        ? new CsvWriter(head.columns)
+        : job.format === 'xlsx'
+          ? new XlsxWriter(head, createdAt)
+          : null;
     // Event lists read in time slices (in their report order): each query then covers a month, not the
     // whole export, so no single query holds the event loop long with PGlite (issue 18).
     const slices = timeSlices(job.from, job.to, SLICED[job.report]);
@@ -373,7 +374,12 @@ export class ExportRunner {
           },
           this.rollupTimeZone,
         );
-        rows.push(...(res.data as Record<string, unknown>[]));
+        const data = res.data as Record<string, unknown>[];
+        if (writer) {
+          // Let timers and sockets run between reading a page and formatting it.
+          await new Promise((r) => setImmediate(r));
+          await writer.addRows(tableOf(job.report, data, job.locale, job.timeZone).rows);
+        } else pdfRows.push(...data);
         const done = (i + Math.min(page, res.last_page) / Math.max(1, res.last_page)) / slices.length;
         await this.progress(job, done * 80);
         // Let timers and sockets run between pages: with PGlite every await above resolves without
@@ -383,12 +389,17 @@ export class ExportRunner {
       }
     }
     await this.progress(job, 90);
-    const table = await tableOfChunked(job.report, rows, job.locale, job.timeZone);
-    const createdAt = this.now();
     let content: Buffer;
-    if (job.format === 'csv') content = await toCsvChunked(table);
-    else if (job.format === 'xlsx') content = await toXlsx(table, createdAt);
+    if (writer) content = await writer.finish();
     else {
+      // Formatted PAGE_ROWS rows at a time, yielding to the event loop between chunks.
+      const table = { ...head, rows: [] as typeof head.rows };
+      for (let k = 0; k < pdfRows.length; k += PAGE_ROWS) {
+        table.rows.push(
+          ...tableOf(job.report, pdfRows.slice(k, k + PAGE_ROWS), job.locale, job.timeZone).rows,
+        );
+        await new Promise((r) => setImmediate(r));
+      }
       const subtitle = `${text[job.locale].range}: ${String(formatTime(job.from, job.timeZone))} – ${String(
         formatTime(job.to, job.timeZone),
       )} (${job.timeZone})`;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
 
-import { csvField, toCsv } from './csv';
+import { CsvWriter, csvField, toCsv } from './csv';
 import { findFonts, isRtl, layoutLine, openFont, toPdf } from './pdf';
 import { formatTime, tableOf, type ExportTable } from './table';
-import { columnName, toXlsx, xmlEscape } from './xlsx';
+import { columnName, toXlsx, xmlEscape, XlsxWriter } from './xlsx';
 import { crc32, zip } from './zip';
 
 const table: ExportTable = {
@@ -48,6 +48,40 @@ describe('ZIP and XLSX', () => {
     expect(inflateRawSync(z.subarray(30 + 7, 30 + 7 + size)).equals(data)).toBe(true);
     expect(z.readUInt32LE(z.length - 22)).toBe(0x06054b50);
     expect(z.readUInt16LE(10)).toBe((10 << 11) | (30 << 5) | 10); // DOS time 10:30:20
+  });
+  it('a running CRC-32 over pieces equals the CRC of the whole', () => {
+    const all = Buffer.from('مرحبا 123456789 '.repeat(300));
+    let c = 0;
+    for (let i = 0; i < all.length; i += 97) c = crc32(all.subarray(i, i + 97), c);
+    expect(c).toBe(crc32(all));
+  });
+  it('the streaming writers give the same sheet and CSV page by page as at once', async () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => [`V ${i}`, i % 7 ? `n${i}` : null, i / 4]);
+    const head = { title: 'Trips report', columns: ['Vehicle', 'Note', 'km'], rtl: false };
+    const at = new Date(Date.UTC(2026, 0, 5));
+    const w = new XlsxWriter(head, at);
+    const csv = new CsvWriter(head.columns);
+    for (let i = 0; i < rows.length; i += 333) {
+      await w.addRows(rows.slice(i, i + 333));
+      csv.addRows(rows.slice(i, i + 333));
+    }
+    const streamed = await w.finish();
+    const sheetOf = (buf: Buffer) => {
+      const marker = buf.indexOf('xl/worksheets/sheet1.xml');
+      const local = marker - 30;
+      const size = buf.readUInt32LE(local + 18);
+      const xml = inflateRawSync(buf.subarray(marker + 24, marker + 24 + size));
+      expect(buf.readUInt32LE(local + 14)).toBe(crc32(xml));
+      expect(buf.readUInt32LE(local + 22)).toBe(xml.length);
+      return xml.toString('utf8');
+    };
+    const sheet = sheetOf(streamed);
+    expect(sheet).toContain(
+      '<row r="2501"><c r="A2501" t="inlineStr"><is><t xml:space="preserve">V 2499</t>',
+    );
+    expect(sheet.endsWith('</sheetData></worksheet>')).toBe(true);
+    expect(sheet).toBe(sheetOf(await toXlsx({ ...head, rows }, at)));
+    expect(csv.finish().equals(toCsv({ ...head, rows }))).toBe(true);
   });
   it('column names and XML escaping', () => {
     expect([0, 25, 26, 27, 701, 702].map(columnName)).toEqual(['A', 'Z', 'AA', 'AB', 'ZZ', 'AAA']);

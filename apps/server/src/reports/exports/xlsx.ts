@@ -1,11 +1,17 @@
+import { createDeflateRaw, crc32 as nativeCrc32 } from 'node:zlib';
 import type { Cell, ExportTable } from './table';
-import { zip } from './zip';
+import { crc32 as jsCrc32, zip } from './zip';
 
 /**
  * A minimal SpreadsheetML (ECMA-376 / ISO 29500 transitional) workbook with one sheet: content types,
  * package and workbook relationships, the workbook, a two-style stylesheet (normal, bold header) and the
  * sheet with inline strings (no shared-string table to keep in step). Numbers are numeric cells; text is
  * XML-escaped and characters XML 1.0 forbids are dropped. Arabic exports set the sheet right-to-left.
+ *
+ * Streaming (issue 15): `XlsxWriter` takes the rows a page at a time; each page becomes sheet XML that
+ * goes straight into a raw-DEFLATE stream (node:zlib, compressed in libuv's thread pool) with a running
+ * CRC-32, so a 100,000-row export holds only the compressed sheet, never its rows or its XML. Column
+ * widths are chosen from the header and the first page (the `<cols>` element comes before the data).
  */
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const NS_MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -37,24 +43,101 @@ function cellXml(cell: Cell, ref: string, style: number): string {
   return `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${xmlEscape(cell)}</t></is></c>`;
 }
 
-function sheetXml(table: ExportTable): string {
-  const all = [table.columns as Cell[], ...table.rows];
-  const widths = table.columns.map((_, i) =>
-    Math.min(60, Math.max(8, ...all.map((r) => String(r[i] ?? '').length + 2))),
-  );
-  const rows = all
-    .map((row, r) => {
-      const cells = row.map((c, i) => cellXml(c, `${columnName(i)}${r + 1}`, r === 0 ? 1 : 0)).join('');
-      return `<row r="${r + 1}">${cells}</row>`;
-    })
-    .join('');
-  return (
-    `${XML}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}">` +
-    `<sheetViews><sheetView workbookViewId="0"${table.rtl ? ' rightToLeft="1"' : ''}>` +
-    `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>` +
-    `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` +
-    `<sheetData>${rows}</sheetData></worksheet>`
-  );
+function rowXml(row: readonly Cell[], r: number, style: number): string {
+  return `<row r="${r}">${row.map((c, i) => cellXml(c, `${columnName(i)}${r}`, style)).join('')}</row>`;
+}
+
+function widthsOf(columns: readonly string[], rows: readonly (readonly Cell[])[]): number[] {
+  const all = [columns as readonly Cell[], ...rows];
+  return columns.map((_, i) => {
+    let w = 8;
+    for (const r of all) w = Math.max(w, String(r[i] ?? '').length + 2);
+    return Math.min(60, w);
+  });
+}
+
+/** Running CRC-32: node's native one where it exists (node >= 20.15), ours otherwise. */
+const crc = (data: Buffer, value: number): number =>
+  typeof nativeCrc32 === 'function' ? nativeCrc32(data, value) : jsCrc32(data, value);
+
+/** The worksheet part, compressed as it is written. */
+class SheetStream {
+  private readonly deflate = createDeflateRaw();
+  private readonly chunks: Buffer[] = [];
+  private crc = 0;
+  private size = 0;
+  private readonly ended: Promise<void>;
+
+  constructor() {
+    this.deflate.on('data', (c: Buffer) => this.chunks.push(c));
+    this.ended = new Promise((resolve, reject) => {
+      this.deflate.on('end', resolve);
+      this.deflate.on('error', reject);
+    });
+  }
+
+  async write(text: string): Promise<void> {
+    if (!text) return;
+    const data = Buffer.from(text, 'utf8');
+    this.crc = crc(data, this.crc);
+    this.size += data.length;
+    await new Promise<void>((resolve, reject) =>
+      this.deflate.write(data, (err) => (err ? reject(err) : resolve())),
+    );
+  }
+
+  async end(): Promise<{ packed: Buffer; crc: number; size: number }> {
+    this.deflate.end();
+    await this.ended;
+    return { packed: Buffer.concat(this.chunks), crc: this.crc, size: this.size };
+  }
+}
+
+/**
+ * One-sheet workbook written a page of rows at a time (see the file comment). `addRows` may be called
+ * any number of times; `finish` returns the .xlsx file.
+ */
+export class XlsxWriter {
+  private readonly sheet = new SheetStream();
+  private next = 1;
+  private started = false;
+
+  constructor(
+    private readonly head: { title: string; columns: readonly string[]; rtl: boolean },
+    private readonly at = new Date(),
+  ) {}
+
+  private async start(firstRows: readonly (readonly Cell[])[]): Promise<void> {
+    this.started = true;
+    const widths = widthsOf(this.head.columns, firstRows);
+    await this.sheet.write(
+      `${XML}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}">` +
+        `<sheetViews><sheetView workbookViewId="0"${this.head.rtl ? ' rightToLeft="1"' : ''}>` +
+        `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>` +
+        `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` +
+        `<sheetData>${rowXml(this.head.columns, this.next++, 1)}`,
+    );
+  }
+
+  async addRows(rows: readonly (readonly Cell[])[]): Promise<void> {
+    if (!this.started) await this.start(rows);
+    let xml = '';
+    for (const row of rows) xml += rowXml(row, this.next++, 0);
+    await this.sheet.write(xml);
+  }
+
+  async finish(): Promise<Buffer> {
+    if (!this.started) await this.start([]);
+    await this.sheet.write('</sheetData></worksheet>');
+    const sheet = await this.sheet.end();
+    return zip(
+      [
+        ...packageParts(this.head.title).map(([name, xml]) => ({ name, data: Buffer.from(xml, 'utf8') })),
+        { name: 'xl/worksheets/sheet1.xml', ...sheet },
+      ],
+      this.at,
+    );
+  }
 }
 
 /** Sheet names: at most 31 characters, none of []:*?/\ . */
@@ -62,8 +145,9 @@ function sheetName(title: string): string {
   return title.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31) || 'Report';
 }
 
-export async function toXlsx(table: ExportTable, at = new Date()): Promise<Buffer> {
-  const parts: [string, string][] = [
+/** The workbook's fixed parts (everything but the sheet). */
+function packageParts(title: string): [string, string][] {
+  return [
     [
       '[Content_Types].xml',
       `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
@@ -82,7 +166,7 @@ export async function toXlsx(table: ExportTable, at = new Date()): Promise<Buffe
     [
       'xl/workbook.xml',
       `${XML}<workbook xmlns="${NS_MAIN}" xmlns:r="${NS_REL}">` +
-        `<sheets><sheet name="${xmlEscape(sheetName(table.title))}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+        `<sheets><sheet name="${xmlEscape(sheetName(title))}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
     ],
     [
       'xl/_rels/workbook.xml.rels',
@@ -101,10 +185,12 @@ export async function toXlsx(table: ExportTable, at = new Date()): Promise<Buffe
         `<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>` +
         `<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`,
     ],
-    ['xl/worksheets/sheet1.xml', sheetXml(table)],
   ];
-  return zip(
-    parts.map(([name, xml]) => ({ name, data: Buffer.from(xml, 'utf8') })),
-    at,
-  );
+}
+
+/** A whole table at once (scheduled reports, tests): the streaming writer fed in pages of 1,000 rows. */
+export async function toXlsx(table: ExportTable, at = new Date()): Promise<Buffer> {
+  const w = new XlsxWriter(table, at);
+  for (let i = 0; i < table.rows.length; i += 1000) await w.addRows(table.rows.slice(i, i + 1000));
+  return w.finish();
 }

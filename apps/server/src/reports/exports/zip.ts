@@ -14,6 +14,14 @@ export interface ZipEntry {
   readonly data: Buffer;
 }
 
+/** An entry already compressed (raw DEFLATE) by the caller, e.g. streamed part by part. */
+export interface PackedZipEntry {
+  readonly name: string;
+  readonly packed: Buffer;
+  readonly crc: number;
+  readonly size: number;
+}
+
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
@@ -24,9 +32,9 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-/** CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) as ZIP requires. */
-export function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
+/** CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) as ZIP requires; `prev` continues a running CRC. */
+export function crc32(data: Uint8Array, prev = 0): number {
+  let c = (prev ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
@@ -39,15 +47,16 @@ function dosTime(d: Date): { time: number; date: number } {
   };
 }
 
-export async function zip(entries: readonly ZipEntry[], at = new Date()): Promise<Buffer> {
+export async function zip(entries: readonly (ZipEntry | PackedZipEntry)[], at = new Date()): Promise<Buffer> {
   const { time, date } = dosTime(at);
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
-    const packed = await deflateRaw(e.data);
-    const crc = crc32(e.data);
+    const packed = 'packed' in e ? e.packed : await deflateRaw(e.data);
+    const crc = 'packed' in e ? e.crc : crc32(e.data);
+    const size = 'packed' in e ? e.size : e.data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
@@ -57,7 +66,7 @@ export async function zip(entries: readonly ZipEntry[], at = new Date()): Promis
     local.writeUInt16LE(date, 12);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
     const central = Buffer.alloc(46);
@@ -70,7 +79,7 @@ export async function zip(entries: readonly ZipEntry[], at = new Date()): Promis
     central.writeUInt16LE(date, 14);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(e.data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
     // extra, comment, disk, internal and external attributes stay 0
     central.writeUInt32LE(offset, 42);
