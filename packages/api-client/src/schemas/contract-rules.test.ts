@@ -107,6 +107,9 @@ describe('device installation date', () => {
     const r = deviceInputSchema.safeParse(device(over));
     if (r.success) expect(r.data.installation_date).toBe(expected);
     else expect(r.error.issues[0]!.message).toBe(expected);
+  });
+});
+
 describe('guardian message channel and language', () => {
   const guardian = (over: Record<string, unknown>) => ({
     first_name: 'Huda',
@@ -157,6 +160,9 @@ describe('guardian message channel and language', () => {
     };
     expect(trackedTripSchema.shape.trip.safeParse(trip).success).toBe(false);
     expect(trackedTripSchema.shape.trip.safeParse({ ...trip, status: 'started' }).success).toBe(true);
+  });
+});
+
 describe('vehicle list query', () => {
   const uuid = '3f1e2d4c-5b6a-4789-8abc-def012345678';
   it.each([
