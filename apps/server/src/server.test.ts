@@ -1,9 +1,10 @@
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config/config';
-import { createServer, registerParts, PARTS } from './server';
+import { COMPRESS_THRESHOLD, createServer, registerParts, PARTS } from './server';
 import { MemoryMessenger } from './auth/messenger';
 import { InProcessBus } from './realtime/bus';
 import type { Storage } from './storage/storage';
@@ -120,5 +121,35 @@ describe('the composition root', () => {
     const read = (p: string) => readFileSync(new URL(p, import.meta.url), 'utf8');
     for (const file of ['./main.ts', './cluster/node.ts']) expect(read(file)).not.toMatch(/plugin\.ts/);
     expect(read('./gateway/plugin.ts')).not.toMatch(/from '\.\.\/simulator/);
+  });
+});
+
+describe('compression of large API answers', () => {
+  it('compresses answers over the threshold for clients that ask, and leaves small ones alone', async () => {
+    const { app } = await embedded({ ...quietEnv, PIPELINE: 'off', GATEWAY: 'off' });
+    try {
+      // The OpenAPI document is public and large; /healthz-sized answers are small.
+      const ask = (url: string, encoding?: string) =>
+        app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+      const plain = await ask('/v1/openapi.json');
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.length).toBeGreaterThan(COMPRESS_THRESHOLD);
+      const br = await ask('/v1/openapi.json', 'gzip, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      // Security headers are kept on compressed answers.
+      expect(br.headers['x-content-type-options']).toBe('nosniff');
+      expect(br.headers['content-security-policy']).toBe(plain.headers['content-security-policy']);
+      const gz = await ask('/v1/openapi.json', 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+      const small = await ask('/v1/nope', 'gzip, br');
+      expect(small.rawPayload.length).toBeLessThan(COMPRESS_THRESHOLD);
+      expect(small.headers['content-encoding']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import type { PartOptions, PartPlugin } from './parts/part';
 import { clusterConfig } from './cluster/config';
 import reportsPart from './reports/plugin';
@@ -48,11 +50,25 @@ import { registerMessagingRoutes } from './messaging/routes';
  * their share of the same list: `api` serves HTTP (reports and the portal included), `gateway` runs
  * the device listeners, `worker` the pipeline and the outbox workers. ROLE=all composes all three.
  */
+/** Answers smaller than this (bytes) are sent as they are. */
+export const COMPRESS_THRESHOLD = 4096;
+
 export async function createServer(
   deps: AppDeps,
 ): Promise<FastifyInstance & { cruds: Record<string, Crud> }> {
   const app = buildApp(deps);
   instrumentHttp(app);
+  // Large API answers (location pages, reports, exports' JSON) are compressed for clients that ask;
+  // small ones are not worth the CPU. Brotli at quality 4 costs about what gzip 6 does and is
+  // smaller; the default (11) is for files compressed once, which is what the portal's build does
+  // (the portal's own files are sent precompressed and skipped here, as is everything already
+  // encoded). Request bodies are not decompressed: clients never send them encoded.
+  await app.register(compress, {
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    globalDecompression: false,
+  });
   await registerWebSocket(app);
   registerAuthRoutes(app);
   const cruds: Record<string, Crud> = {};

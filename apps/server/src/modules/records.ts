@@ -8,13 +8,7 @@ import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
 import { containsPattern, type Queryable } from '../storage/db';
 
-const pageOf = <T>(data: T[], total: number, q: { page: number; limit: number }) => ({
-  data,
-  total,
-  current_page: q.page,
-  last_page: Math.max(1, Math.ceil(total / q.limit)),
-  per_page: q.limit,
-});
+import { page as pageOf } from '../http/page';
 
 const VEHICLE_SUMMARY = `jsonb_build_object('uuid', v.uuid, 'license_plate_number', v.license_plate_number,
   'license_plate_state_code', v.data->>'license_plate_state_code', 'license_plate_category', v.data->>'license_plate_category',
@@ -291,9 +285,15 @@ export function registerRecordRoutes(app: FastifyInstance): void {
         rows.map((r) => ({
           uuid: r.uuid,
           imei: r.imei,
-          type: (['teltonika', 'ruptela', 'gosafe', 'door_technologies', 'istartek', 'osmand', 'mqtt'].includes(
-            r.protocol ?? '',
-          )
+          type: ([
+            'teltonika',
+            'ruptela',
+            'gosafe',
+            'door_technologies',
+            'istartek',
+            'osmand',
+            'mqtt',
+          ].includes(r.protocol ?? '')
             ? r.protocol
             : null) as 'teltonika' | null,
           remote_address: r.remote_address,
