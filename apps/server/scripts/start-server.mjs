@@ -84,13 +84,11 @@ function fingerprint() {
   return h.digest('hex').slice(0, 16);
 }
 
-/** Bundle src/main.ts (and each src/<part>/plugin.ts main.ts loads at run time) into `outdir`. */
+/** Bundle src/main.ts (every part is imported statically through server.ts's list) into `outdir`. */
 async function bundle(outdir) {
   const { build } = await import('esbuild');
   const src = join(serverRoot, 'src');
-  const plugins = readdirSync(src).filter((d) => existsSync(join(src, d, 'plugin.ts')));
   const entryPoints = { main: join(src, 'main.ts') };
-  for (const d of plugins) entryPoints[`${d}-plugin`] = join(src, d, 'plugin.ts');
   await build({
     entryPoints,
     outdir,
@@ -121,16 +119,6 @@ async function bundle(outdir) {
             if (!a.path.startsWith(src)) return undefined;
             let code = readFileSync(a.path, 'utf8');
             const rel = relative(serverRoot, a.path).split('\\').join('/');
-            if (rel === 'src/main.ts') {
-              // main.ts imports src/<part>/plugin.ts at run time; here that is <part>-plugin.js.
-              const lookup = "join(here, part, 'plugin.ts')";
-              if (!code.includes(lookup))
-                throw new Error(`start-server: src/main.ts no longer contains ${lookup}; update the bundle`);
-              code = code.replace(lookup, 'fileURLToPath(new URL(`./${part}-plugin.js`, __fleetBundleUrl))');
-              code = code.replaceAll('import.meta.url', `__fleetUrl(${JSON.stringify(rel)})`);
-              code = code.replace('__fleetBundleUrl', 'import.meta.url');
-              return { contents: code, loader: 'ts' };
-            }
             code = code.replaceAll('import.meta.url', `__fleetUrl(${JSON.stringify(rel)})`);
             return { contents: code, loader: 'ts' };
           });

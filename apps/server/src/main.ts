@@ -1,22 +1,18 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openStorage } from './storage/storage';
 import { InProcessBus } from './realtime/bus';
 import { OutboxMessenger } from './messaging/messenger';
 import { describeMailRoute, loadMessagingConfig, MessagingConfigError } from './messaging/config';
-import { createServer } from './server';
-import { portalDist, registerPortal } from './http/portal';
+import { createServer, registerParts } from './server';
 import { seedDemo, DEMO_EMAIL } from './seed/demo';
 import { seedHistory } from './seed/history';
-import type { PluginStart, RunningPlugin } from './plugins';
 import { Health, databaseCheck, registerHealthRoutes, startHealthServer } from './metrics/health';
 import { onScrape, setNode } from './metrics/metrics';
 import { watchClusterFigures } from './cluster/figures';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** Set in the child that prepares a new embedded database (see prepareInChild). */
 const PREPARE_ONLY = process.env.FLEET_PREPARE_ONLY === '1';
@@ -105,20 +101,15 @@ async function main(): Promise<void> {
   const messenger = new OutboxMessenger({ db: storage.db, config: messaging, log });
   const app = await createServer({ config, storage, bus, messenger });
 
-  const running: RunningPlugin[] = [];
-  for (const part of ['gateway', 'pipeline', 'push', 'messaging', 'maintenance']) {
-    const file = join(here, part, 'plugin.ts');
-    if (!existsSync(file)) continue;
-    const mod = (await import(pathToFileURL(file).href)) as { start?: PluginStart };
-    if (mod.start) running.push(await mod.start({ config, env: process.env, storage, bus, app, log }));
-  }
-
   // /healthz and /readyz on the API port, /metrics (and both again) on HEALTH_PORT when set.
   setNode('embedded', 'all');
   const health = new Health().add('database', databaseCheck(storage.db));
   registerHealthRoutes(app, health);
   onScrape(watchClusterFigures({ storage }));
-  const portal = registerPortal(app, portalDist(config));
+  // Every other part (gateway, pipeline, reports, push, ...), as server.ts lists them.
+  const parts = await registerParts(app, ['embedded'], { config, env: process.env, storage, bus, log });
+  log(`parts: ${parts.join(', ')}`);
+  const portal = app.hasDecorator('portal') && app.portal !== null;
 
   await app.listen({ port: config.PORT, host: config.HOST });
   // The port really bound (PORT=0 asks the system for a free one).
@@ -144,20 +135,16 @@ async function main(): Promise<void> {
       `Sign in as ${DEMO_EMAIL} with password ${config.FLEET_DEMO_PASSWORD === 'demo12345' ? 'demo12345' : '(FLEET_DEMO_PASSWORD)'}`,
     );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: shutting down`);
-    for (const p of running.reverse()) await p.stop().catch((e: unknown) => console.error(e));
+  // SIGINT / SIGTERM (or an uncaught error): the parts stop through app.close() (their onClose hooks,
+  // in reverse order of start), then the bus and the storage. A second signal, or 10 s, forces exit.
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) console.error(err);
+    log(`${signal ?? 'error'}: shutting down`);
     await healthServer?.close();
     await app.close();
     await bus.close();
     await storage.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 }
 
 main().catch((err: unknown) => {

@@ -1,24 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { PluginStart } from '../plugins';
-import { registerReportRoutes } from '../reports/routes';
 import { loadConfig, type Config } from '../config/config';
 import { openStorage, type Storage } from '../storage/storage';
 import { InProcessBus, type Bus } from '../realtime/bus';
 import { NatsBus } from '../realtime/nats-bus';
-import { createServer } from '../server';
+import { createServer, registerParts } from '../server';
 import { OutboxMessenger } from '../messaging/messenger';
 import { loadMessagingConfig } from '../messaging/config';
-import { startGateway, type Gateway } from '../gateway/gateway';
+import type { Gateway } from '../gateway/gateway';
 import { clusterConfig, type ClusterConfig, type Role } from './config';
 import { GatewayBus, RoutedBus } from './buses';
 import { jetStreamIngest } from './ingest';
 import { startWorker, type Worker } from './worker';
-import { startRetentionJob } from './retention';
 import { LeaderLease, LockSession, registerClockLease } from './lease';
-import { portalDist, registerPortal } from '../http/portal';
+import { portalDist } from '../http/portal';
 import {
   Health,
   databaseCheck,
@@ -65,11 +60,12 @@ export interface StartNodeOptions {
   log?: (msg: string) => void;
 }
 
-/** `src/<part>/plugin.ts` (a part's plug-in seam of main.ts) when it exists. */
-async function pluginOf(part: 'pipeline' | 'push' | 'messaging'): Promise<PluginStart | undefined> {
-  const file = fileURLToPath(new URL(`../${part}/plugin.ts`, import.meta.url));
-  if (!existsSync(file)) return undefined;
-  return ((await import(pathToFileURL(file).href)) as { start?: PluginStart }).start;
+/**
+ * A Fastify instance that never listens, holding the parts of a role without HTTP (worker, gateway):
+ * they start when registered and stop through its close, like the parts of the API.
+ */
+async function partsHost(): Promise<FastifyInstance> {
+  return Fastify({ logger: false });
 }
 
 /**
@@ -131,17 +127,20 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
       log(`pipeline handler on ${subject} failed: ${String(err)}`),
     );
     const pipelineBus = new RoutedBus(local, bus, ['locations.>']);
+    // The worker's parts (server.ts: pipeline, push, messaging, retention) on the worker's bus, held by
+    // an instance that never listens. Push and messaging are competing senders on their outboxes (rows
+    // claimed FOR UPDATE SKIP LOCKED), so every worker may run them and none sends a row twice. A test's
+    // own pipeline factory replaces the pipeline and leaves the outbox workers out.
+    const workerParts = await partsHost();
     if (opts.pipeline) stops.push(await opts.pipeline(pipelineBus, storage, config));
-    else {
-      // The same pipeline plugin the embedded server loads (main.ts), on the worker's bus. Its report
-      // routes go to a Fastify instance that never listens here (the API role serves them).
-      const start = await pluginOf('pipeline');
-      if (start) {
-        const routesOnly = Fastify({ logger: false });
-        const running = await start({ config, env, storage, bus: pipelineBus, app: routesOnly, log });
-        stops.push(() => running.stop());
-      }
-    }
+    await registerParts(
+      workerParts,
+      ['worker'],
+      { config, env, storage, bus: pipelineBus, log },
+      opts.pipeline ? ['pipeline', 'push', 'messaging'] : [],
+    );
+    await workerParts.ready();
+    stops.push(() => workerParts.close());
     const handover = node.session
       ? {
           db: storage.db,
@@ -164,50 +163,28 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
     }
     const offFigures = onScrape(watchClusterFigures(node));
     stops.push(async () => void offFigures());
-    // Mobile push from the workers: competing senders on the outbox (rows claimed FOR UPDATE SKIP
-    // LOCKED with a lease, push/outbox.ts), so every worker may run it and none sends a row twice.
-    if (!opts.pipeline) {
-      const push = await pluginOf('push');
-      if (push) {
-        const running = await push({
-          config,
-          env,
-          storage,
-          bus: pipelineBus,
-          app: Fastify({ logger: false }),
-          log,
-        });
-        stops.push(() => running.stop());
-      }
-      // Outbound e-mail and SMS: the same competing senders on the message outbox (messaging/outbox.ts).
-      const messaging = await pluginOf('messaging');
-      if (messaging) {
-        const running = await messaging({ config, env, storage, bus: pipelineBus, app: Fastify({ logger: false }), log });
-        stops.push(() => running.stop());
-      }
-    }
-    if (cluster.LOCATION_RETENTION_DAYS > 0) {
-      const stop = startRetentionJob(storage.db, {
-        retentionDays: cluster.LOCATION_RETENTION_DAYS,
-        intervalMs: cluster.RETENTION_INTERVAL_MIN * 60_000,
-        log,
-      });
-      stops.push(async () => stop());
-    }
     listening.worker = `queue group "workers" on ${bus.streamNames.locations} (${bus.partitionCount} partitions)`;
   }
   if (role === 'gateway' || role === 'all') {
-    node.gateway = await startGateway({
+    // The gateway part of server.ts, storing through JetStream (the workers' consumers insert).
+    const gatewayParts = await partsHost();
+    await registerParts(gatewayParts, ['gateway'], {
       config,
-      storage: jetStreamIngest(storage, bus),
+      env,
+      storage,
+      ingest: jetStreamIngest(storage, bus),
       bus: new GatewayBus(bus),
-      log: { info: log, warn: log, error: log },
+      log,
     });
-    stops.push(() => node.gateway!.close());
-    for (const [k, v] of Object.entries(node.gateway.ports)) if (v !== undefined) listening[k] = v;
-    const gw = node.gateway;
+    await gatewayParts.ready();
+    stops.push(() => gatewayParts.close());
+    const gw = gatewayParts.hasDecorator('gateway') ? gatewayParts.gateway : undefined;
+    if (gw) {
+      node.gateway = gw;
+      for (const [k, v] of Object.entries(gw.ports)) if (v !== undefined) listening[k] = v;
+    }
     health.add('device_listeners', () =>
-      Object.values(gw.ports).some((p) => p !== undefined) || !config.GATEWAY
+      !config.GATEWAY || (gw && Object.values(gw.ports).some((p) => p !== undefined))
         ? undefined
         : 'no listener bound',
     );
@@ -220,13 +197,13 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ClusterNod
       messenger: new OutboxMessenger({ db: storage.db, config: loadMessagingConfig(env), log }),
       logger: config.LOG_LEVEL !== 'silent',
     });
-    registerReportRoutes(app);
     registerHealthRoutes(app, health);
-    // The built portal from the same origin, exactly as the embedded server serves it (main.ts), so
-    // a load balancer in front of the API nodes is the whole web tier.
-    const dist = portalDist(config);
-    if (registerPortal(app, dist)) listening.portal = dist;
-    else log(`portal not built (${dist}): API only; run npm run build -w @fleet/portal`);
+    // The API's parts of server.ts: the report routes and the built portal from the same origin,
+    // exactly as the embedded server serves them (main.ts), so a load balancer in front of the API
+    // nodes is the whole web tier.
+    await registerParts(app, ['api'], { config, env, storage, bus, log });
+    if (app.hasDecorator('portal') && app.portal !== null) listening.portal = app.portal;
+    else log(`portal not built (${portalDist(config)}): API only; run npm run build -w @fleet/portal`);
     await app.listen({ port: config.PORT, host: config.HOST });
     health.add('http', () => (app.server.listening ? undefined : 'API port not listening'));
     const addr = app.server.address();

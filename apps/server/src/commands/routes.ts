@@ -8,6 +8,7 @@ import { requireVerification } from '../auth/routes';
 import { logActivity } from '../activity/log';
 import { commandActivityAttributes } from './activity';
 import { CommandService, COMMAND_SELECT, commandView, encodeFor, type CommandRow } from './service';
+import { page } from '../http/page';
 
 const DEFAULT_TIMEOUT_S = 60;
 
@@ -124,13 +125,7 @@ export function registerCommandRoutes(app: FastifyInstance): void {
         args,
       );
       const total = count?.n ?? 0;
-      return {
-        data: rows.map(commandView),
-        total,
-        current_page: query.page,
-        last_page: Math.max(1, Math.ceil(total / query.limit)),
-        per_page: query.limit,
-      };
+      return page(rows.map(commandView), total, query);
     },
     { permission: 'device-commands.view' },
   );

@@ -8,6 +8,7 @@ import type { Tenant } from '../tenancy/context';
 import type { Principal } from '../auth/session';
 import { logActivity } from '../activity/log';
 import { forcedScope, scopeSql, tableScopes } from './scope';
+import { page as pageOf } from '../http/page';
 
 /** A `<field>_uuid` input/output that is a foreign key column of this table. */
 export interface RefDef {
@@ -265,13 +266,11 @@ export class Crud {
       );
       total = c?.n ?? 0;
     }
-    return {
-      data: rows.map((r) => this.view(r)),
+    return pageOf(
+      rows.map((r) => this.view(r)),
       total,
-      current_page: page,
-      last_page: Math.max(1, Math.ceil(total / limit)),
-      per_page: limit,
-    };
+      { page, limit },
+    );
   }
 
   /** Split an input into column values and the `data` document, resolving references. */

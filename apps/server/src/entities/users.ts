@@ -16,6 +16,7 @@ import {
   type ScopeIds,
 } from '../tenancy/ranks';
 import { findInScope, invalidRef } from './crud';
+import { page } from '../http/page';
 
 interface UserInput {
   name: string;
@@ -132,13 +133,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
       const data = [];
       for (const r of rows) data.push((await userView(db, r.id, tenant.companyId))!);
       const total = rows[0] ? Number(rows[0].total) : 0;
-      return {
-        data,
-        total,
-        current_page: query.page,
-        last_page: Math.max(1, Math.ceil(total / query.limit)),
-        per_page: query.limit,
-      };
+      return page(data, total, query);
     },
     { permission: 'users.view' },
   );

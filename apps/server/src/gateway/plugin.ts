@@ -1,28 +1,29 @@
-import type { PluginStart } from '../plugins';
-import { startDemoFleet } from '../simulator/demo';
-import { startGateway } from './gateway';
+import fp from 'fastify-plugin';
+import type { PartPlugin } from '../parts/part';
+import { startGateway, type Gateway } from './gateway';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The device listeners of this process (the gateway part; absent when GATEWAY=off). */
+    gateway: Gateway;
+  }
+}
 
 /**
- * The gateway's hook into the embedded server (main.ts loads this file): device listeners on the
- * configured ports (GATEWAY=off for an API-only process) and, for the seeded demo with SIMULATOR=on
- * (the default), simulated trackers for the demo devices driving against this very gateway over real
- * TCP, so a newcomer sees vehicles move. Command routes are registered by server.ts (they work without
- * a local gateway: commands travel over the bus).
+ * The gateway part: device listeners on the configured ports (TCP, UDP, OsmAnd HTTP, MQTT). server.ts
+ * registers it when GATEWAY is on. It decorates the instance with `gateway` (hence fastify-plugin),
+ * which the simulator part reads for the ports. Command routes are not here: they work without a
+ * local gateway (commands travel over the bus) and belong to the API.
  */
-export const start: PluginStart = async ({ config, storage, bus, log }) => {
-  if (!config.GATEWAY) {
-    log('gateway: off (GATEWAY=off)');
-    return { stop: async () => undefined };
-  }
-  const gateway = await startGateway({ config, storage, bus, log: { info: log, warn: log, error: log } });
-  const fleet =
-    config.SIMULATOR && config.FLEET_SEED_DEMO
-      ? await startDemoFleet({ db: storage.db, ports: gateway.ports, log })
-      : null;
-  return {
-    stop: async () => {
-      fleet?.stop();
-      await gateway.close();
-    },
-  };
+const gatewayPart: PartPlugin = async (app, { config, storage, ingest, bus, log }) => {
+  const gateway = await startGateway({
+    config,
+    storage: ingest ?? storage,
+    bus,
+    log: { info: log, warn: log, error: log },
+  });
+  app.decorate('gateway', gateway);
+  app.addHook('onClose', () => gateway.close());
 };
+
+export default fp(gatewayPart, { name: 'gateway', fastify: '5.x' });

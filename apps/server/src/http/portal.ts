@@ -1,28 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, resolve, sep } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_WORKER_PATH } from './security';
 import { t } from './i18n';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json',
-};
 
 /**
  * Where the built portal is: PORTAL_DIST, else apps/portal/dist. The embedded server (main.ts) and
@@ -34,36 +16,58 @@ export function portalDist(config: { PORTAL_DIST?: string | undefined }): string
 }
 
 /**
- * Serve the built portal from the same origin: files under `dist`, anything else that is not
- * /v1 or /ws falls back to index.html (client-side routes). Paths are resolved and must stay inside
- * `dist` (no traversal); unknown extensions are sent as octet-stream with nosniff.
+ * Serve the built portal from the same origin with @fastify/static: files under `dist`, anything else
+ * that is not /v1 or /ws falls back to index.html (client-side routes). Paths are resolved inside
+ * `dist` (no traversal). The build compresses the text files once (apps/portal/scripts/compress-dist.mjs:
+ * `.br` and `.gz` beside each); `preCompressed` sends the copy the request's Accept-Encoding allows,
+ * with `Vary: Accept-Encoding`, so serving costs no compression work.
+ *
+ * Content types come from @fastify/static's table, except scripts: it says application/javascript,
+ * we keep text/javascript (RFC 9239, and what the portal has always been served with).
  */
 export function registerPortal(app: FastifyInstance, dist: string): boolean {
   const root = resolve(dist);
   const index = join(root, 'index.html');
   if (!existsSync(index)) return false;
-  app.get('/*', async (req, reply) => {
+  void app.register(fastifyStatic, {
+    root,
+    serve: false,
+    preCompressed: true,
+    cacheControl: false,
+    etag: true,
+    lastModified: true,
+    setHeaders: (res, served) => {
+      // `served` is the .br / .gz copy when one is sent; headers follow the file it stands for.
+      const file = served.replace(/\.(br|gz)$/, '');
+      const rel = relative(root, file);
+      res.setHeader(
+        'Cache-Control',
+        // The page and the service worker are checked on every load (a new build takes effect at once).
+        file === index || `/${rel.split(sep).join('/')}` === SERVICE_WORKER_PATH
+          ? 'no-cache'
+          : rel.startsWith(`assets${sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=3600',
+      );
+      // A file with compressed copies is answered per Accept-Encoding: caches must key on it.
+      if (served !== file || existsSync(`${file}.br`) || existsSync(`${file}.gz`))
+        res.setHeader('Vary', 'Accept-Encoding');
+    },
+  });
+  const onSend = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (String(reply.getHeader('content-type')).startsWith('application/javascript'))
+      reply.header('Content-Type', 'text/javascript; charset=utf-8');
+    return payload;
+  };
+  app.get('/*', { onSend }, async (req, reply) => {
     const path = decodeURIComponent(req.url.split('?')[0] ?? '/');
     if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/ws/')) {
       return reply.code(404).send({ message: t(req.locale ?? 'en', 'not_found') });
     }
-    let file = resolve(root, '.' + path);
-    if (file !== root && !file.startsWith(root + sep)) file = index;
-    if (!existsSync(file) || !statSync(file).isFile()) file = index;
-    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const immutable = file.includes(`${sep}assets${sep}`);
-    return reply
-      .header('Content-Type', type)
-      .header(
-        'Cache-Control',
-        // The page and the service worker are checked on every load (a new build takes effect at once).
-        file === index || path === SERVICE_WORKER_PATH
-          ? 'no-cache'
-          : immutable
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=3600',
-      )
-      .send(createReadStream(file));
+    const file = resolve(root, '.' + path);
+    const inside = file !== root && file.startsWith(root + sep);
+    if (!inside || !existsSync(file) || !statSync(file).isFile()) return reply.sendFile('index.html');
+    return reply.sendFile(relative(root, file));
   });
   return true;
 }

@@ -7,6 +7,15 @@ export const SERVICE_WORKER_PATH = '/sw.js';
 /**
  * Security headers on every answer and a CORS allow-list. API answers get a locked-down CSP;
  * the portal's HTML gets one that allows its own scripts, map tiles over https and the socket.
+ *
+ * Why this stays hand-written (issue 22 asked for @fastify/helmet and @fastify/cors where they fit):
+ * - the Content-Security-Policy is chosen per answer, after the handler ran, from its content type
+ *   and path (the portal page, the service worker, the API docs, everything else sandboxed).
+ *   @fastify/helmet fixes one policy per instance or per route; the portal's page and its files
+ *   share one wildcard route, so it would need this same onSend choice on top of it;
+ * - a refused preflight answers 403 with a message in the request's language (origin.forbidden);
+ *   @fastify/cors only leaves the allow headers out. The allow-list itself is a set lookup.
+ * The headers are pinned by app.test.ts, http/portal.test.ts and cluster/portal.test.ts.
  */
 export function registerSecurity(app: FastifyInstance, corsOrigins: readonly string[]): void {
   const allowed = new Set(corsOrigins);

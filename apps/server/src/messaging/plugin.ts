@@ -1,5 +1,6 @@
 import { startOutboxLoop } from '../storage/outbox-loop';
-import type { PluginStart, RunningPlugin } from '../plugins';
+import fp from 'fastify-plugin';
+import type { PartPlugin } from '../parts/part';
 import type { Queryable } from '../storage/db';
 import { describeMailRoute, describeSmsRoute, loadMessagingConfig, type MessagingConfig } from './config';
 import { OutboxMessenger } from './messenger';
@@ -12,7 +13,8 @@ import {
   type SmsProvider,
 } from './transports';
 
-export interface MessagingService extends RunningPlugin {
+export interface MessagingService {
+  stop(): Promise<void>;
   outbox: MessageOutbox;
   /** Runs a pass now (tests; the messenger calls it after queueing). */
   wake(): void;
@@ -94,12 +96,18 @@ export function startMessaging(o: StartMessagingOptions): MessagingService {
   };
 }
 
-/** The messaging part's hook into the server process (main.ts and the scale-out worker). */
-export const start: PluginStart = async ({ config: server, env, storage, app, log }) => {
+/**
+ * The messaging part (embedded mode and the worker role): the message outbox worker, woken by this
+ * process's messenger when the instance carries the API's context, stopped on close.
+ */
+const messagingPart: PartPlugin = async (app, { config: server, env, storage, log }) => {
   const config = loadMessagingConfig(env);
   log(describeMailRoute(config));
   log(describeSmsRoute(config));
-  const messenger = (app as { ctx?: { messenger?: unknown } }).ctx?.messenger;
+  const messenger = app.hasDecorator('ctx') ? app.ctx.messenger : undefined;
   const publicUrl = server.PUBLIC_URL ?? `http://${server.HOST}:${server.PORT}`;
-  return startMessaging({ config, db: storage.db, log, messenger, publicUrl });
+  const messaging = startMessaging({ config, db: storage.db, log, messenger, publicUrl });
+  app.addHook('onClose', () => messaging.stop());
 };
+
+export default fp(messagingPart, { name: 'messaging', fastify: '5.x' });

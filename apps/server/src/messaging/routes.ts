@@ -8,6 +8,7 @@ import { hashToken, newToken } from '../auth/crypto';
 import { issueToken, SET_PASSWORD_TTL_MS } from '../auth/routes';
 import { scopeSql } from '../entities/scope';
 import { containsPattern } from '../storage/db';
+import { page } from '../http/page';
 
 interface MessageRow {
   uuid: string;
@@ -95,13 +96,11 @@ export function registerMessagingRoutes(app: FastifyInstance): void {
       params,
     );
     const total = rows[0] ? Number(rows[0].total) : 0;
-    return {
-      data: rows.map((r) => view(r, scope.content)),
+    return page(
+      rows.map((r) => view(r, scope.content)),
       total,
-      current_page: query.page,
-      last_page: Math.max(1, Math.ceil(total / query.limit)),
-      per_page: query.limit,
-    };
+      query,
+    );
   });
 
   route(app, 'messages.show', async ({ req, params: p, principal }) => {

@@ -204,3 +204,57 @@ describe('upload refusals in the language of the request', () => {
     expect(en.json().errors.file).toEqual([`The file is too large (at most ${mb} MB).`]);
   });
 });
+
+describe('multipart bodies (@fastify/multipart)', () => {
+  const post = (payload: Buffer | string, boundary = '----parts') =>
+    h.app.inject({
+      method: 'POST',
+      url: '/v1/files/images',
+      payload,
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        authorization: `Bearer ${w.users.adminA.token}`,
+        'x-transport-uuid': w.a.uuid,
+      },
+    });
+  const part = (name: string, content: Buffer | string, filename?: string) =>
+    Buffer.concat([
+      Buffer.from(
+        `------parts\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n` +
+          `${filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`,
+      ),
+      Buffer.isBuffer(content) ? content : Buffer.from(content),
+      Buffer.from('\r\n'),
+    ]);
+
+  it('takes the part named file among fields and other files', async () => {
+    const r = await post(
+      Buffer.concat([
+        part('caption', 'a field'),
+        part('other', Buffer.from('not an image'), 'notes.txt'),
+        part('file', PNG, 'a.png'),
+        Buffer.from('------parts--\r\n'),
+      ]),
+    );
+    expect(r.statusCode, r.body).toBe(201);
+    expect(r.json().data).toMatchObject({ size: PNG.length, content_type: 'image/png' });
+  });
+
+  it('answers a truncated body or a body without its file part with 422, never a 500', async () => {
+    const truncated = await post(Buffer.concat([part('file', PNG, 'a.png')]).subarray(0, 60));
+    expect(truncated.statusCode).toBe(422);
+    const fieldOnly = await post(Buffer.concat([part('file', 'x'), Buffer.from('------parts--\r\n')]));
+    expect(fieldOnly.statusCode).toBe(422);
+    const noBoundary = await h.app.inject({
+      method: 'POST',
+      url: '/v1/files/images',
+      payload: 'whatever',
+      headers: {
+        'content-type': 'multipart/form-data',
+        authorization: `Bearer ${w.users.adminA.token}`,
+        'x-transport-uuid': w.a.uuid,
+      },
+    });
+    expect(noBoundary.statusCode).toBe(422);
+  });
+});

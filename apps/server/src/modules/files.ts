@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileParamsSchema, fileQuerySchema } from '@fleet/api-client';
 import { route, iso } from '../http/route';
@@ -44,24 +45,35 @@ export function sniff(content: Buffer): { type: string; ext: string } | null {
   return SIGNATURES.find((s) => s.test(content)) ?? null;
 }
 
-/** The `file` part of a multipart/form-data body (one file; other parts ignored). */
-export function multipartFile(body: Buffer, contentType: string): Buffer | null {
-  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  const boundary = m?.[1] ?? m?.[2];
-  if (!boundary || boundary.length > 200) return null;
-  const delimiter = Buffer.from(`--${boundary}`);
-  let pos = body.indexOf(delimiter);
-  while (pos !== -1) {
-    const headerStart = pos + delimiter.length + 2;
-    const headerEnd = body.indexOf('\r\n\r\n', headerStart);
-    if (headerEnd === -1) return null;
-    const headers = body.subarray(headerStart, headerEnd).toString('utf8');
-    const next = body.indexOf(delimiter, headerEnd + 4);
-    if (next === -1) return null;
-    if (/name="file"/i.test(headers)) return body.subarray(headerEnd + 4, next - 2);
-    pos = next;
+/**
+ * The `file` part of the request's multipart/form-data body (@fastify/multipart), read into memory up
+ * to `limit` bytes; other parts are skipped. Null when there is no file part named `file` (a plain
+ * field of that name does not count). Over the limit: the same 413 as before, in the request's
+ * language.
+ */
+async function multipartFile(req: FastifyRequest, limit: number): Promise<Buffer | null> {
+  const tooLarge = () =>
+    new HttpError(
+      413,
+      'file.too_large',
+      { mb: Math.floor(limit / 1048576) },
+      { file: [t(req.locale, 'file.too_large', { mb: Math.floor(limit / 1048576) })] },
+    );
+  let found: Buffer | null = null;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: limit, files: 4, fields: 16, parts: 20 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname === 'file' && !found) found = await part.toBuffer();
+        else part.file.resume();
+      }
+    }
+  } catch (err) {
+    if (err instanceof req.server.multipartErrors.RequestFileTooLargeError) throw tooLarge();
+    // Everything else thrown here is the body's framing (no boundary, truncated, too many parts):
+    // the request's fault, answered as a missing file, as the hand parser did.
+    return found;
   }
-  return null;
+  return found;
 }
 
 export function registerFileRoutes(app: FastifyInstance): void {
@@ -69,29 +81,18 @@ export function registerFileRoutes(app: FastifyInstance): void {
   const db = storage.db;
   const limit = config.UPLOAD_LIMIT;
 
-  app.addContentTypeParser(
-    'multipart/form-data',
-    { parseAs: 'buffer', bodyLimit: limit + 64 * 1024 },
-    (_req, body, done) => done(null, body),
-  );
+  // Multipart bodies are parsed by @fastify/multipart, streamed, only inside the upload handler (after
+  // authentication); a file part over UPLOAD_LIMIT stops the read. Registered on the root (it wraps
+  // itself with fastify-plugin) before the routes below.
+  void app.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: limit } });
 
   route(
     app,
     'files.upload',
     async ({ req, reply, params, tenant, principal }) => {
-      const body = req.body;
-      const contentType = String(req.headers['content-type'] ?? '');
-      const content = Buffer.isBuffer(body) ? multipartFile(body, contentType) : null;
+      const content = req.isMultipart() ? await multipartFile(req, limit) : null;
       if (!content || content.length === 0)
         throw new HttpError(422, 'validation.general', {}, { file: ['File is required'] });
-      if (content.length > limit) {
-        throw new HttpError(
-          413,
-          'file.too_large',
-          { mb: Math.floor(limit / 1048576) },
-          { file: [t(req.locale, 'file.too_large', { mb: Math.floor(limit / 1048576) })] },
-        );
-      }
       const kind = sniff(content);
       if (!kind || !ALLOWED[params.kind]?.includes(kind.type)) {
         // Field messages outside the shared rule texts are written in the request's language here.

@@ -5,6 +5,7 @@ import { notFound } from '../http/errors';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
 import { containsPattern, type Queryable } from '../storage/db';
+import { pageEnvelopeJson, pageMeta } from '../http/page';
 
 /** A stored location row (locations / latest_locations). */
 export interface LocationRow {
@@ -305,9 +306,7 @@ export function registerLocationRoutes(app: FastifyInstance): void {
       }
       const { json, last } = pageJson(lines, `,"vehicle_uuid":${JSON.stringify(query.vehicle_uuid)}`);
       if (last) walk.ends.set(page, last);
-      return new JsonText(
-        `{"data":${json},"total":${walk.total},"current_page":${page},"last_page":${Math.max(1, Math.ceil(walk.total / limit))},"per_page":${limit}}`,
-      );
+      return new JsonText(pageEnvelopeJson(json, walk.total, { page, limit }));
     },
     { permission: 'vehicles.view', trustedResponse: true },
   );
@@ -418,10 +417,7 @@ export function registerLocationRoutes(app: FastifyInstance): void {
                 : null,
           };
         }),
-        total,
-        current_page: query.page,
-        last_page: Math.max(1, Math.ceil(total / query.limit)),
-        per_page: query.limit,
+        ...pageMeta(total, query),
         counts: tally as {
           all: number;
           live: number;

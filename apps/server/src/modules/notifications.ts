@@ -7,6 +7,7 @@ import { publishRealtime } from '../realtime/hub';
 import type { Locale } from '../http/i18n';
 import { alertKeysMatching, alertLocale, localizedAlertText } from '../alerts/messages';
 import { sortExpression } from './list-sort';
+import { page } from '../http/page';
 
 interface NotificationRow {
   uuid: string;
@@ -181,13 +182,11 @@ export function registerNotificationRoutes(app: FastifyInstance): void {
         params,
       );
       const total = c?.n ?? 0;
-      return {
-        data: rows.map((r) => notificationView(r, req.locale)),
+      return page(
+        rows.map((r) => notificationView(r, req.locale)),
         total,
-        current_page: query.page,
-        last_page: Math.max(1, Math.ceil(total / query.limit)),
-        per_page: query.limit,
-      };
+        query,
+      );
     },
     perm,
   );

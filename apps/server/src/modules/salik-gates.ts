@@ -5,6 +5,7 @@ import { notFound } from '../http/errors';
 import { sortExpression } from './list-sort';
 import { loadSalik, type LoadedSalik } from '../pipeline/salik/load';
 import { gatesToApi, nameUuid } from '../pipeline/salik/api-gates';
+import { page } from '../http/page';
 
 /**
  * Salik toll gates (GET /v1/salik-gates, GET /v1/salik-gates/:uuid), read-only.
@@ -105,13 +106,7 @@ export function registerSalikGateRoutes(app: FastifyInstance, salik: LoadedSalik
         )
         .sort((a, b) => (desc ? -compare(a, b) : compare(a, b)));
       const start = (q.page - 1) * q.limit;
-      return {
-        data: rows.slice(start, start + q.limit),
-        total: rows.length,
-        current_page: q.page,
-        last_page: Math.max(1, Math.ceil(rows.length / q.limit)),
-        per_page: q.limit,
-      };
+      return page(rows.slice(start, start + q.limit), rows.length, q);
     },
     { permission: 'salik-events.view' },
   );

@@ -6,6 +6,14 @@ import { z } from 'zod';
  * routes and the cluster nodes, which get the raw environment.
  */
 export const pipelineEnvShape = {
+  /**
+   * Run the pipeline in this process (server.ts's switch of the pipeline part; default on). Off gives an
+   * API that still serves reports from what another process stored.
+   */
+  PIPELINE: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
+    .default(true),
   /** IANA zone the pipeline cuts days and hours in (rollups, trips per day, scheduled trips). */
   FLEET_TIME_ZONE: z
     .string()

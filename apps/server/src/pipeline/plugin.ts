@@ -1,5 +1,5 @@
-import type { PluginStart } from '../plugins';
-import { registerReportRoutes } from '../reports/routes';
+import fp from 'fastify-plugin';
+import type { PartPlugin } from '../parts/part';
 import { loadSalik } from './salik/load';
 import { PipelineService } from './service/service';
 import { SqlPipelineStore } from './service/sql-store';
@@ -9,15 +9,16 @@ import { pipelineConfig } from './config';
 import { SensorRepairJob, setSensorRepairJob } from '../gateway/sensor-repair';
 
 /**
- * Starts the processing pipeline inside the server process (embedded mode and the worker role):
- * stored location batches from the bus go through the engines (sanity, trips, geofences, Salik,
- * alerts, scheduled trips, rollups); notifications reach the realtime hub; report routes are added.
+ * The pipeline part (embedded mode and the worker role): stored location batches from the bus go
+ * through the engines (sanity, trips, geofences, Salik, alerts, scheduled trips, rollups);
+ * notifications reach the realtime hub. The report routes are not here: they are the reports part
+ * (server.ts), which the API serves whether or not this process runs the pipeline.
  *
  * Rules, geofences and vehicles are cached per company and reloaded once a minute before the clock
  * work, so an admin's edit takes effect within a minute without the CRUD modules having to know
  * about the pipeline; per-vehicle engine state survives the reload.
  */
-export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
+const pipelinePart: PartPlugin = async (app, { storage, bus, log, env }) => {
   const config = pipelineConfig(env);
   const store = new SqlPipelineStore(storage.db);
   const pipeline = new PipelineService({
@@ -39,9 +40,9 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
         reset: () => pipeline.resetDeviceStates(),
       })
     : () => undefined;
-  registerReportRoutes(app, { rollupTimeZone: config.FLEET_TIME_ZONE });
   // An alert rule saved on this node applies to the next record at once, not at the minute's reload
   // (an admin switching a rule on expects it to work now). Other nodes keep the minute's reload.
+  // The hook must sit on the API's root instance, hence fastify-plugin below.
   app.addHook('onResponse', async (req, reply) => {
     if (req.method === 'GET' || reply.statusCode >= 300) return;
     if (!req.url.startsWith('/v1/notification-rules')) return;
@@ -81,19 +82,19 @@ export const start: PluginStart = async ({ storage, bus, app, log, env }) => {
     repairing = repairing.then(runRepairs, runRepairs);
   }, 15_000);
   repairTimer.unref();
-  log('pipeline: trips, geofences, salik, alerts and reports running');
+  log('pipeline: trips, geofences, salik, alerts and rollups running');
 
-  return {
-    async stop() {
-      clearInterval(timer);
-      clearInterval(repairTimer);
-      setSensorRepairJob(undefined);
-      sensorRepairs.close();
-      await repairing.catch(() => undefined);
-      unsubscribe();
-      unhook();
-      await ticking.catch(() => undefined);
-      await pipeline.flush();
-    },
-  };
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearInterval(repairTimer);
+    setSensorRepairJob(undefined);
+    sensorRepairs.close();
+    await repairing.catch(() => undefined);
+    unsubscribe();
+    unhook();
+    await ticking.catch(() => undefined);
+    await pipeline.flush();
+  });
 };
+
+export default fp(pipelinePart, { name: 'pipeline', fastify: '5.x' });

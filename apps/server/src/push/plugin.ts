@@ -1,12 +1,14 @@
 import { startOutboxLoop } from '../storage/outbox-loop';
-import type { PluginStart, RunningPlugin } from '../plugins';
+import fp from 'fastify-plugin';
+import type { PartPlugin } from '../parts/part';
 import type { Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
 import { loadPushConfig, type PushConfig } from './config';
 import { FcmSender, type PushSender } from './fcm';
 import { PushOutbox } from './outbox';
 
-export interface PushService extends RunningPlugin {
+export interface PushService {
+  stop(): Promise<void>;
   /** Null when push is disabled (no service account configured). */
   outbox: PushOutbox | null;
   config: PushConfig;
@@ -86,6 +88,10 @@ export async function startPush(o: StartPushOptions): Promise<PushService> {
   };
 }
 
-/** The push part's hook into the server process (main.ts loads it; see plugins.ts). */
-export const start: PluginStart = ({ env, storage, bus, log }) =>
-  startPush({ env, db: storage.db, bus, log });
+/** The push part (embedded mode and the worker role): the outbox worker, stopped on close. */
+const pushPart: PartPlugin = async (app, { env, storage, bus, log }) => {
+  const push = await startPush({ env, db: storage.db, bus, log });
+  app.addHook('onClose', () => push.stop());
+};
+
+export default fp(pushPart, { name: 'push', fastify: '5.x' });

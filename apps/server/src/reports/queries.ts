@@ -5,6 +5,7 @@ import { periodDays, periodRange, type DashboardPeriod } from '../pipeline/rollu
 import { addDays, dayStartOf } from '../pipeline/common/zoned-time';
 import { hourlySql, planRange, rangeSql, sameDays } from './range';
 import { selectionSql, type ReportSelection } from './filters';
+import { page } from '../http/page';
 
 /**
  * Report queries. Every figure comes from the pipeline's rollups and event tables (vehicle_rollups,
@@ -154,13 +155,7 @@ export interface ReportRange extends ReportSelection {
   readonly limit: number;
 }
 
-export const page = <T>(data: T[], total: number, q: ReportRange) => ({
-  data,
-  total,
-  current_page: q.page,
-  last_page: Math.max(1, Math.ceil(total / q.limit)),
-  per_page: q.limit,
-});
+export { page };
 
 /**
  * Trips report: per vehicle over [from, to), from daily rollups (hourly ones at edges that are not whole

@@ -1,0 +1,16 @@
+import fp from 'fastify-plugin';
+import type { PartPlugin } from '../parts/part';
+import { pipelineConfig } from '../pipeline/config';
+import { registerReportRoutes } from './routes';
+
+/**
+ * The reports part: the report and export routes of the contract. They read what the pipeline stored,
+ * so they belong to the API, not to the pipeline: an API-only process (the cluster's api role, or the
+ * embedded server with the pipeline switched off) serves them. Rollups are bucketed in the pipeline's
+ * FLEET_TIME_ZONE.
+ */
+const reportsPart: PartPlugin = async (app, { env }) => {
+  registerReportRoutes(app, { rollupTimeZone: pipelineConfig(env).FLEET_TIME_ZONE });
+};
+
+export default fp(reportsPart, { name: 'reports', decorators: { fastify: ['ctx'] }, fastify: '5.x' });
