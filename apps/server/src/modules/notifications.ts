@@ -85,7 +85,8 @@ export interface NewNotification {
 
 /**
  * Store a notification for each recipient and deliver it over the WebSocket at once
- * ({event: 'notification', path: 'notifications', data}) to that user only. The pipeline's
+ * ({event: 'notification', path: <the user's uuid>, data}) to that user only: the portal listens
+ * under the key notification + its own uuid (spec: notification uses the path only), as the pipeline's alerts do. The pipeline's
  * alert rules call this. Returns the stored uuids.
  */
 export async function createNotifications(db: Queryable, bus: Bus, n: NewNotification): Promise<string[]> {
@@ -114,7 +115,7 @@ export async function createNotifications(db: Queryable, bus: Bus, n: NewNotific
     await publishRealtime(bus, {
       company_uuid: n.companyUuid,
       event: 'notification',
-      path: 'notifications',
+      path: r.user_uuid,
       data: notificationView(full!),
       user_uuid: r.user_uuid,
     });
