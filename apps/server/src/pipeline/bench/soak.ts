@@ -44,6 +44,8 @@ const HOURS = num('hours', 24);
 const INTERVAL_S = num('interval', 10);
 const RATE = num('rate', 2000);
 const PROBES = Math.min(5, DEVICES);
+/** `--cpu-prof DIR`: the server process writes a V8 CPU profile there when it stops. */
+const PROFILE_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
 /** HTTP port of the server; the Teltonika listener takes the next one. */
 const PORT = num('port', 21300);
 const DAY0 = Date.UTC(2026, 5, 1, 20, 0); // local midnight in Dubai (UTC+4)
@@ -226,7 +228,12 @@ async function startServer(env: Record<string, string>): Promise<{ pid: number; 
   const serverDir = fileURLToPath(new URL('../../..', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=4', '--expose-gc', 'scripts/start-server.mjs'],
+    [
+      '--max-semi-space-size=4',
+      '--expose-gc',
+      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+      'scripts/start-server.mjs',
+    ],
     {
       cwd: serverDir,
       env: { ...process.env, MALLOC_ARENA_MAX: '2', ...env },
