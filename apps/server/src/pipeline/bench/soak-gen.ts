@@ -181,7 +181,6 @@ export async function generator(cfg: GenConfig): Promise<void> {
   for (const d of devices) d.socket?.destroy();
 }
 
-
 export interface GenTick {
   kind: 'tick' | 'start' | 'done';
   simNow?: number;
@@ -192,10 +191,14 @@ export interface GenTick {
 
 /** Starts the generator in a child process; `onMessage` gets its JSON lines. */
 export function spawnGenerator(cfg: GenConfig, onMessage: (m: GenTick) => void) {
-  const gen = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, SOAK_GEN: JSON.stringify(cfg) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const gen = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=source', fileURLToPath(import.meta.url)],
+    {
+      env: { ...process.env, SOAK_GEN: JSON.stringify(cfg) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let buf = '';
   gen.stdout!.on('data', (chunk: Buffer) => {
     buf += chunk.toString('utf8');

@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { seedFleet } from '../../cluster/harness';
 import { openStorage } from '../../storage/storage';
 import { DAY0, spawnGenerator } from './soak-gen';
+import { cpuMs, rssMb, runWaitMs, startServer } from './server-proc';
 
 /**
  * `npm run bench:soak [-- --devices 1000 --hours 24 --interval 10 --rate 2000]`: the whole product
@@ -56,67 +55,6 @@ const pct = (xs: number[], p: number) => {
 // Orchestrator
 // ------------------------------------------------------------------------------------------------
 
-/**
- * The server as `npm start` runs it (apps/server scripts/start-server.mjs: the esbuild bundle in the
- * same process, MALLOC_ARENA_MAX=2, --max-semi-space-size=4), ready once its HTTP port answers.
- */
-async function startServer(env: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }> {
-  const serverDir = fileURLToPath(new URL('../../..', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-semi-space-size=4',
-      '--expose-gc',
-      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-      'scripts/start-server.mjs',
-    ],
-    {
-      cwd: serverDir,
-      env: { ...process.env, MALLOC_ARENA_MAX: '2', ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  const exited = new Promise((r) => child.once('exit', r));
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('the server exited during start-up');
-    const ok = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`).then(
-      () => true,
-      () => false,
-    );
-    if (ok) break;
-    await sleep(500);
-  }
-  return {
-    pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(parts[11]) + Number(parts[12])) * 10; // clock ticks of 10 ms
-}
-/**
- * Milliseconds the server's main thread (the event loop) spent runnable but waiting for a CPU
- * (/proc/<pid>/schedstat, second field, ns). On a machine shared with other work this is the part of
- * ACK and lag times that the server cannot help; printed per hour so the figures can be read honestly.
- */
-function runWaitMs(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-  } catch {
-    return 0;
-  }
-}
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : 0;
-}
-
 interface HourStats {
   records: number;
   cpuMs: number;
@@ -143,7 +81,7 @@ async function main(): Promise<void> {
   const storage = await openStorage(dbUrl ? { url: dbUrl, schema } : { dataDir: join(dataDir!, 'pglite') });
   const fleet = await seedFleet(storage.db, DEVICES, 358_000_000_000_000);
   if (!dbUrl) await storage.close();
-  const server = await startServer({
+  const server = await startServer(PROFILE_DIR, {
     LOG_LEVEL: 'warn',
     FLEET_SEED_DEMO: 'false',
     SIMULATOR: 'off',
@@ -197,7 +135,10 @@ async function main(): Promise<void> {
   const stat = (h: number) => {
     let s = hours.get(h);
     if (!s)
-      hours.set(h, (s = { records: 0, cpuMs: 0, lags: [], acks: [], api: [], rss: 0, waitMs: 0, wallMs: 0, load: [] }));
+      hours.set(
+        h,
+        (s = { records: 0, cpuMs: 0, lags: [], acks: [], api: [], rss: 0, waitMs: 0, wallMs: 0, load: [] }),
+      );
     return s;
   };
   const genExit = new Promise((r) =>
@@ -313,9 +254,20 @@ async function main(): Promise<void> {
     // The machine: how long the server's event loop waited for a CPU per wall second, and the load
     // average (other work on the machine; 2 cores here). ACK and lag include this wait.
     run_queue_wait_ms_per_s: Math.round(
-      (rows.reduce((a, [, s]) => a + s.waitMs, 0) / Math.max(1, rows.reduce((a, [, s]) => a + s.wallMs, 0))) * 1000,
+      (rows.reduce((a, [, s]) => a + s.waitMs, 0) /
+        Math.max(
+          1,
+          rows.reduce((a, [, s]) => a + s.wallMs, 0),
+        )) *
+        1000,
     ),
-    load_avg_p50: Math.round((pct(rows.flatMap(([, s]) => s.load), 50) ?? 0) * 10) / 10,
+    load_avg_p50:
+      Math.round(
+        (pct(
+          rows.flatMap(([, s]) => s.load),
+          50,
+        ) ?? 0) * 10,
+      ) / 10,
     cores: availableParallelism(),
     goals: {
       cost_flat_max_ratio: 1.2,
