@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { openStorage } from '../storage/storage';
 import { NatsBus } from '../realtime/nats-bus';
 import { nodeEnv, seedFleet, SimDevice, SimWsClient, spawnNode, type NodeProcess } from './harness';
+import { DAY0, spawnGenerator } from '../pipeline/bench/soak-gen';
+import { probeLag } from '../pipeline/bench/soak-probe';
 
 /**
  * `npm run bench:cluster [-- --devices 2000 --seconds 60 --interval 10 --full]`: the scale-out mode
@@ -385,7 +387,194 @@ async function drain(): Promise<void> {
   }
 }
 
-(args.includes('--drain') ? drain() : main()).catch((err: unknown) => {
+/**
+ * `-- --day [--devices 20 --hours 24 --rate 2000]`: the scale-out mode through a simulated day (issue 13):
+ * the same 6 nodes, fed by bench:soak's load generator (soak-gen.ts: Teltonika devices over TCP,
+ * half per gateway, reporting every 10 simulated seconds, the day replayed at `rate` records/s), with a
+ * WebSocket client and API readers (live list, the engine report that measures the pipeline lag) on
+ * the API nodes. Per simulated hour: records acknowledged, CPU ms per record of each node, ACK p99,
+ * pipeline lag p50/p99, API list p95, RSS per node; last line one JSON object.
+ */
+async function day(): Promise<void> {
+  const devices = num('devices', 20);
+  const hours = num('hours', 24);
+  const rate = num('rate', 2000);
+  const intervalS = INTERVAL_MS / 1000;
+  const speedup = (rate / devices) * intervalS;
+  const probes = Math.min(5, devices);
+  console.log(
+    `bench:cluster --day: ${devices} devices every ${intervalS} s, ${hours} simulated h at ${Math.round(speedup)}x ` +
+      `(~${rate} records/s), 2 gateways, 2 workers, 2 API nodes, PostgreSQL + NATS`,
+  );
+  const storage = await openStorage({ url: dbUrl, schema });
+  const fleet = await seedFleet(storage.db, devices, 359_000_000_000_000);
+  const base = {
+    DATABASE_URL: dbUrl,
+    DATABASE_SCHEMA: schema,
+    NATS_URL: natsUrl,
+    NATS_PREFIX: prefix,
+    GATEWAY_MAX_CONNECTIONS_PER_IP: '100000',
+  };
+  const nodes: NodeProcess[] = [];
+  const bus = await NatsBus.connect({ servers: natsUrl, prefix });
+  try {
+    nodes.push(
+      ...(await Promise.all([
+        spawnNode('gateway-1', nodeEnv(base, 'gateway')),
+        spawnNode('gateway-2', nodeEnv(base, 'gateway')),
+        spawnNode('worker-1', nodeEnv(base, 'worker')),
+        spawnNode('worker-2', nodeEnv(base, 'worker')),
+        spawnNode('api-1', nodeEnv(base, 'api')),
+        spawnNode('api-2', nodeEnv(base, 'api')),
+      ])),
+    );
+    const ports = nodes.filter((n) => n.info.role === 'gateway').map((n) => n.info.teltonika!);
+    const apis = nodes.filter((n) => n.info.role === 'api').map((n) => n.info.http!);
+    const ws = new SimWsClient(() => apis, fleet.company.uuid, fleet.admin.uuid, fleet.admin.token);
+    await ws.start();
+    const headers = { authorization: `Bearer ${fleet.admin.token}`, 'x-transport-uuid': fleet.company.uuid };
+
+    interface Hour {
+      records: number;
+      cpu: Map<string, number>;
+      rss: Map<string, number>;
+      acks: number[];
+      lags: number[];
+      api: number[];
+    }
+    const table = new Map<number, Hour>();
+    const hourOf = (sim: number) => Math.min(Math.ceil(hours) - 1, Math.floor((sim - DAY0) / 3_600_000));
+    const stat = (h: number) => {
+      let s = table.get(h);
+      if (!s) table.set(h, (s = { records: 0, cpu: new Map(), rss: new Map(), acks: [], lags: [], api: [] }));
+      return s;
+    };
+    let simNow = DAY0;
+    let acked = 0;
+    let finished = false;
+    const sends: [number, number, number][] = [];
+    const gen = spawnGenerator(
+      { ports, imeis: fleet.devices.map((d) => d.imei), speedup, hours, intervalS, probes },
+      (m) => {
+        if (m.kind === 'tick') {
+          const s = stat(hourOf(simNow));
+          s.records += m.acked! - acked;
+          acked = m.acked!;
+          s.acks.push(...m.acks!);
+          sends.push(...m.probeSends!);
+          simNow = m.simNow!;
+        }
+        if (m.kind === 'done') finished = true;
+      },
+    );
+    const genExit = new Promise((r) =>
+      gen.once('exit', (code) => {
+        if (!finished && code !== 0) console.error(`the load generator exited (${code})`);
+        finished = true;
+        r(code);
+      }),
+    );
+    const f = (x: number | null) => (x === null ? '-' : String(Math.round(x)));
+    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    const report = (h: number, s: Hour) => {
+      const perNode = nodes
+        .map((n) => `${n.name} ${((s.cpu.get(n.name) ?? 0) / Math.max(1, s.records)).toFixed(3)}`)
+        .join(', ');
+      console.log(
+        `hour ${String(h).padStart(2, '0')}: ${s.records} records, ACK p99 ${f(pct(sorted(s.acks), 99))} ms, ` +
+          `lag p50 ${f(pct(sorted(s.lags), 50))} ms p99 ${f(pct(sorted(s.lags), 99))} ms, ` +
+          `API list p95 ${f(pct(sorted(s.api), 95))} ms; CPU ms/record: ${perNode}; ` +
+          `RSS MB: ${nodes.map((n) => s.rss.get(n.name) ?? 0).join('/')}`,
+      );
+    };
+    let lastCpu = new Map(nodes.map((n) => [n.name, cpuTicks(n.info.pid) * 10]));
+    let lastHour = hourOf(simNow);
+    const started = Date.now();
+    const sample = (s: Hour) => {
+      for (const n of nodes) {
+        const c = cpuTicks(n.info.pid) * 10;
+        s.cpu.set(n.name, (s.cpu.get(n.name) ?? 0) + c - lastCpu.get(n.name)!);
+        s.rss.set(n.name, Math.max(s.rss.get(n.name) ?? 0, rssMb(n.info.pid)));
+      }
+      lastCpu = new Map(nodes.map((n) => [n.name, cpuTicks(n.info.pid) * 10]));
+    };
+    for (let tick = 0; !finished; tick++) {
+      await sleep(1000);
+      const api = apis[tick % apis.length]!;
+      const t0 = Date.now();
+      const r = await fetch(`${api}/v1/vehicles/live`, { headers }).catch(() => null);
+      if (r) await r.arrayBuffer();
+      const h = hourOf(simNow);
+      const s = stat(h);
+      s.api.push(Date.now() - t0);
+      const k = tick % probes;
+      const lag = await probeLag({
+        http: api,
+        headers,
+        vehicleUuid: fleet.devices[k]!.vehicleUuid,
+        probe: k,
+        sends,
+        intervalS,
+      }).catch(() => null);
+      if (lag !== null) s.lags.push(lag);
+      sample(s);
+      if (h !== lastHour && table.has(lastHour)) {
+        report(lastHour, table.get(lastHour)!);
+        lastHour = h;
+      }
+    }
+    await genExit;
+    await sleep(3000); // the workers' last flush
+    const last = stat(lastHour);
+    sample(last);
+    report(lastHour, last);
+    const wallS = (Date.now() - started) / 1000;
+    ws.close();
+    const rows = [...table.entries()].filter(([, s]) => s.records > 0).sort((a, b) => a[0] - b[0]);
+    const total = rows.reduce((a, [, s]) => a + s.records, 0);
+    const perNode: Record<
+      string,
+      { cpu_ms_per_record: number; first_hour: number; last_hour: number; rss_mb_max: number }
+    > = {};
+    for (const n of nodes) {
+      const cpu = rows.reduce((a, [, s]) => a + (s.cpu.get(n.name) ?? 0), 0);
+      const per = (s: Hour | undefined) =>
+        s ? Math.round(((s.cpu.get(n.name) ?? 0) / Math.max(1, s.records)) * 1000) / 1000 : 0;
+      perNode[n.name] = {
+        cpu_ms_per_record: Math.round((cpu / Math.max(1, total)) * 1000) / 1000,
+        first_hour: per(rows[0]?.[1]),
+        last_hour: per(rows[rows.length - 1]?.[1]),
+        rss_mb_max: Math.max(0, ...rows.map(([, s]) => s.rss.get(n.name) ?? 0)),
+      };
+    }
+    const all = (k: 'acks' | 'lags' | 'api') => sorted(rows.flatMap(([, s]) => s[k]));
+    console.log(
+      JSON.stringify({
+        bench: 'cluster-day',
+        devices,
+        simulated_hours: hours,
+        interval_s: intervalS,
+        records: acked,
+        wall_s: Math.round(wallS),
+        records_per_s: Math.round(acked / wallS),
+        ack_p99_ms: pct(all('acks'), 99),
+        lag_p50_ms: pct(all('lags'), 50),
+        lag_p99_ms: pct(all('lags'), 99),
+        api_list_p95_ms: pct(all('api'), 95),
+        per_node: perNode,
+        load_average_1_5_15: loadavg().map((x) => Math.round(x * 100) / 100),
+      }),
+    );
+  } finally {
+    await Promise.all(nodes.map((n) => n.kill('SIGKILL')));
+    for (const s of Object.values(bus.streamNames)) await bus.jsm.streams.delete(s).catch(() => undefined);
+    await bus.close();
+    await storage.db.exec(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
+    await storage.close();
+  }
+}
+
+(args.includes('--drain') ? drain() : args.includes('--day') ? day() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

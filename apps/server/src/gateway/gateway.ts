@@ -168,8 +168,31 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     stats,
     now,
     publish: (device: DeviceRef, fresh: readonly LocationInput[], generic: boolean) =>
-      publishStored(bus, bg, device, fresh, generic),
+      afterAcks(() => publishStored(bus, bg, device, fresh, generic)),
   };
+
+  /**
+   * Publishing waits until the replies of the committed batch are written: one insert commits the
+   * frames of many connections at once, and each frame's publishing (pipeline engines, a realtime
+   * envelope per record) used to run before the next frame's ACK was written, so the last device of a
+   * batch waited for the whole batch's publishing (the largest part of bench:soak's ACK p99). The
+   * queued publishes run in commit order on the next turn of the event loop (a device's batches stay
+   * in order); the ACK is still written only after the commit. stop() runs what is left.
+   */
+  const publishQueue: (() => void)[] = [];
+  function afterAcks(fn: () => void): void {
+    publishQueue.push(fn);
+    if (publishQueue.length === 1) setImmediate(runPublishes);
+  }
+  function runPublishes(): void {
+    for (const f of publishQueue.splice(0)) {
+      try {
+        f();
+      } catch (err) {
+        log.warn(`gateway: publish failed: ${errText(err)}`);
+      }
+    }
+  }
   const ctx: GatewayContext = {
     config,
     storage,
@@ -267,6 +290,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       await Promise.all(closed);
       presence.stopDispatch();
       await queue.drain();
+      runPublishes();
       await status.flush();
       await counters.close();
       await recordDropped(true);

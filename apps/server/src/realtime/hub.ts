@@ -74,6 +74,8 @@ export interface RealtimeHubOptions {
 export class RealtimeHub {
   private readonly byCompany = new Map<string, Set<RealtimeClient>>();
   private readonly vehicles = new Map<string, VehicleScope | null>();
+  /** Scope reads under way: the envelopes of a burst wait for one query instead of each sending its own. */
+  private readonly loading = new Map<string, Promise<VehicleScope | null>>();
   private readonly off: () => void;
   private readonly queued = new Map<RealtimeClient, string[]>();
   private timer: NodeJS.Timeout | null = null;
@@ -124,13 +126,22 @@ export class RealtimeHub {
   private async vehicleScope(uuid: string): Promise<VehicleScope | null> {
     const hit = this.vehicles.get(uuid);
     if (hit !== undefined && (hit === null || this.now() - hit.at < 60_000)) return hit;
-    const rows = await this.db.query<Omit<VehicleScope, 'at'>>(
-      'SELECT company_id, sub_company_id, branch_id, school_id FROM vehicles WHERE uuid = $1',
-      [uuid],
-    );
-    const v = rows[0] ? { ...rows[0], at: this.now() } : null;
-    this.vehicles.set(uuid, v);
-    return v;
+    let loading = this.loading.get(uuid);
+    if (!loading) {
+      loading = this.db
+        .query<Omit<VehicleScope, 'at'>>(
+          'SELECT company_id, sub_company_id, branch_id, school_id FROM vehicles WHERE uuid = $1',
+          [uuid],
+        )
+        .then((rows) => {
+          const v = rows[0] ? { ...rows[0], at: this.now() } : null;
+          this.vehicles.set(uuid, v);
+          return v;
+        })
+        .finally(() => this.loading.delete(uuid));
+      this.loading.set(uuid, loading);
+    }
+    return loading;
   }
 
   /** Queues the envelope's message for every client allowed to see it; resolves with their number. */

@@ -1,16 +1,12 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { encodeTeltonikaAvl, encodeTeltonikaImei, type DecodedRecord } from '@fleet/device-protocols';
 import { seedFleet } from '../../cluster/harness';
 import { openStorage } from '../../storage/storage';
-import { destination } from '../common/geo';
-import { prng } from '../common/fixtures';
+import { DAY0, spawnGenerator } from './soak-gen';
+import { cpuMs, rssMb, runWaitMs, startServer } from './server-proc';
 
 /**
  * `npm run bench:soak [-- --devices 1000 --hours 24 --interval 10 --rate 2000]`: the whole product
@@ -21,7 +17,7 @@ import { prng } from '../common/fixtures';
  * seconds; the simulated clock runs `rate / devices * interval` times faster than the wall clock, so
  * each device sends one frame per wall second holding the records of that simulated second range
  * (fix times spread over the day: parking, idling and driving in Dubai). The load generator runs in
- * its own process (`--gen`), so the server's CPU is measured alone (/proc/<pid>/stat). During the run
+ * its own process (soak-gen.ts), so the server's CPU is measured alone (/proc/<pid>/stat). During the run
  * a WebSocket client is connected and API readers poll the live vehicle list and the engine report.
  *
  * Per simulated hour it prints: server CPU per record (ms), pipeline lag p50/p99 (wall time from the
@@ -44,9 +40,10 @@ const HOURS = num('hours', 24);
 const INTERVAL_S = num('interval', 10);
 const RATE = num('rate', 2000);
 const PROBES = Math.min(5, DEVICES);
+/** `--cpu-prof DIR`: the server process writes a V8 CPU profile there when it stops. */
+const PROFILE_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
 /** HTTP port of the server; the Teltonika listener takes the next one. */
 const PORT = num('port', 21300);
-const DAY0 = Date.UTC(2026, 5, 1, 20, 0); // local midnight in Dubai (UTC+4)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return null;
@@ -55,212 +52,8 @@ const pct = (xs: number[], p: number) => {
 };
 
 // ------------------------------------------------------------------------------------------------
-// Load generator (child process)
-// ------------------------------------------------------------------------------------------------
-
-interface GenConfig {
-  port: number;
-  imeis: string[];
-  /** simulated ms per wall ms */
-  speedup: number;
-  hours: number;
-  intervalS: number;
-  probes: number;
-}
-
-class Vehicle {
-  private lat: number;
-  private lon: number;
-  private heading: number;
-  private mode: 'park' | 'idle' | 'drive' = 'park';
-  private until = 0;
-  private odo = 0;
-  private fuel = 60;
-  constructor(
-    private readonly rand: () => number,
-    private readonly alwaysOn: boolean,
-  ) {
-    this.lat = 25.05 + rand() * 0.25;
-    this.lon = 55.1 + rand() * 0.35;
-    this.heading = rand() * 360;
-  }
-  record(imei: string, t: number): DecodedRecord {
-    const r = this.rand;
-    if (t >= this.until) {
-      const hour = ((t - DAY0) / 3_600_000) % 24;
-      const busy = hour >= 6 && hour < 21;
-      const x = r();
-      this.mode = busy ? (x < 0.55 ? 'drive' : x < 0.7 ? 'idle' : 'park') : x < 0.1 ? 'drive' : 'park';
-      if (this.alwaysOn && this.mode === 'park') this.mode = 'idle';
-      this.until = t + (5 + r() * 40) * 60_000;
-    }
-    let speed = 0;
-    if (this.mode === 'drive') {
-      speed = Math.round(20 + r() * 90);
-      this.heading += (r() - 0.5) * 30;
-      const p = destination(this.lat, this.lon, this.heading, (speed / 3.6) * INTERVAL_S);
-      if (p.lat > 24.9 && p.lat < 25.4 && p.lon > 55 && p.lon < 55.6) {
-        this.lat = p.lat;
-        this.lon = p.lon;
-      } else this.heading += 180;
-      this.odo += Math.round((speed / 3.6) * INTERVAL_S);
-      this.fuel -= 0.0015 * INTERVAL_S;
-    } else if (this.mode === 'idle') this.fuel -= 0.0002 * INTERVAL_S;
-    if (this.fuel < 8) this.fuel = 60;
-    const on = this.mode !== 'park';
-    return {
-      imei,
-      protocol: 'teltonika',
-      fixTime: t,
-      valid: true,
-      latitude: this.lat,
-      longitude: this.lon,
-      altitude: 10,
-      speed,
-      course: Math.round(((this.heading % 360) + 360) % 360),
-      satellites: 9,
-      eventId: 0,
-      io: { 239: on ? 1 : 0, 16: this.odo, 84: Math.round(this.fuel * 10), 66: 12_800 },
-    };
-  }
-}
-
-async function generator(cfg: GenConfig): Promise<void> {
-  const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
-  const intervalMs = cfg.intervalS * 1000;
-  const end = DAY0 + cfg.hours * 3_600_000;
-  const devices = cfg.imeis.map((imei, i) => {
-    const rand = prng(i + 1);
-    return {
-      imei,
-      v: new Vehicle(rand, i < cfg.probes),
-      next: DAY0 + Math.floor(rand() * intervalMs),
-      socket: null as Socket | null,
-      inbox: Buffer.alloc(0),
-      waiting: [] as { n: number; sent: number; last: number }[],
-    };
-  });
-  const acks: number[] = [];
-  let acked = 0;
-  const probeSends: [number, number, number][] = []; // [probe index, last fix, wall]
-  // Connect (IMEI handshake), a few at a time.
-  for (let i = 0; i < devices.length; i += 50) {
-    await Promise.all(
-      devices.slice(i, i + 50).map(
-        (d) =>
-          new Promise<void>((resolve, reject) => {
-            const s = connect({ port: cfg.port, host: '127.0.0.1' });
-            s.setNoDelay(true);
-            d.socket = s;
-            let hand = false;
-            s.once('connect', () => s.write(encodeTeltonikaImei(d.imei)));
-            s.on('error', reject);
-            s.on('data', (chunk: Buffer) => {
-              d.inbox = Buffer.concat([d.inbox, chunk]);
-              if (!hand) {
-                if (d.inbox[0] !== 1) return reject(new Error(`device ${d.imei} refused`));
-                d.inbox = d.inbox.subarray(1);
-                hand = true;
-                resolve();
-              }
-              while (d.inbox.length >= 4) {
-                d.inbox = d.inbox.subarray(4);
-                const w = d.waiting.shift();
-                if (!w) continue;
-                acks.push(Date.now() - w.sent);
-                acked += w.n;
-              }
-            });
-          }),
-      ),
-    );
-  }
-  const wall0 = Date.now();
-  out({ kind: 'start', wall0 });
-  let lastReport = Date.now();
-  for (;;) {
-    const simNow = DAY0 + (Date.now() - wall0) * cfg.speedup;
-    let done = true;
-    for (const [i, d] of devices.entries()) {
-      const recs: DecodedRecord[] = [];
-      while (d.next <= simNow && d.next < end) {
-        recs.push(d.v.record(d.imei, d.next));
-        d.next += intervalMs;
-      }
-      if (d.next < end) done = false;
-      if (recs.length === 0) continue;
-      // Codec 8E frames of at most 50 records (a device's buffer limit per frame).
-      for (let k = 0; k < recs.length; k += 50) {
-        const part = recs.slice(k, k + 50);
-        d.waiting.push({ n: part.length, sent: Date.now(), last: part[part.length - 1]!.fixTime });
-        d.socket!.write(encodeTeltonikaAvl(part));
-      }
-      if (i < cfg.probes) probeSends.push([i, recs[recs.length - 1]!.fixTime, Date.now()]);
-    }
-    if (Date.now() - lastReport >= 1000 || done) {
-      out({
-        kind: 'tick',
-        simNow: Math.min(simNow, end),
-        acked,
-        acks: acks.splice(0),
-        probeSends: probeSends.splice(0),
-      });
-      lastReport = Date.now();
-    }
-    if (done && devices.every((d) => d.waiting.length === 0)) break;
-    await sleep(done ? 100 : 250);
-  }
-  out({ kind: 'done', acked });
-  for (const d of devices) d.socket?.destroy();
-}
-
-// ------------------------------------------------------------------------------------------------
 // Orchestrator
 // ------------------------------------------------------------------------------------------------
-
-/**
- * The server as `npm start` runs it (apps/server scripts/start-server.mjs: the esbuild bundle in the
- * same process, MALLOC_ARENA_MAX=2, --max-semi-space-size=4), ready once its HTTP port answers.
- */
-async function startServer(env: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }> {
-  const serverDir = fileURLToPath(new URL('../../..', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=4', '--expose-gc', 'scripts/start-server.mjs'],
-    {
-      cwd: serverDir,
-      env: { ...process.env, MALLOC_ARENA_MAX: '2', ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  const exited = new Promise((r) => child.once('exit', r));
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('the server exited during start-up');
-    const ok = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`).then(
-      () => true,
-      () => false,
-    );
-    if (ok) break;
-    await sleep(500);
-  }
-  return {
-    pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(parts[11]) + Number(parts[12])) * 10; // clock ticks of 10 ms
-}
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : 0;
-}
 
 interface HourStats {
   records: number;
@@ -269,6 +62,10 @@ interface HourStats {
   acks: number[];
   api: number[];
   rss: number;
+  /** ms the event loop waited for a CPU, and the wall ms it was measured over */
+  waitMs: number;
+  wallMs: number;
+  load: number[];
 }
 
 async function main(): Promise<void> {
@@ -284,7 +81,7 @@ async function main(): Promise<void> {
   const storage = await openStorage(dbUrl ? { url: dbUrl, schema } : { dataDir: join(dataDir!, 'pglite') });
   const fleet = await seedFleet(storage.db, DEVICES, 358_000_000_000_000);
   if (!dbUrl) await storage.close();
-  const server = await startServer({
+  const server = await startServer(PROFILE_DIR, {
     LOG_LEVEL: 'warn',
     FLEET_SEED_DEMO: 'false',
     SIMULATOR: 'off',
@@ -308,50 +105,21 @@ async function main(): Promise<void> {
   ws.on('message', () => wsMessages++);
   ws.on('error', () => undefined);
 
-  const gen = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', fileURLToPath(import.meta.url), '--gen'],
-    {
-      env: {
-        ...process.env,
-        SOAK_GEN: JSON.stringify({
-          port: PORT + 1,
-          imeis: fleet.devices.map((d) => d.imei),
-          speedup,
-          hours: HOURS,
-          intervalS: INTERVAL_S,
-          probes: PROBES,
-        } satisfies GenConfig),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
   const hours = new Map<number, HourStats>();
-  const hourOf = (sim: number) => Math.min(Math.ceil(HOURS) - 1, Math.floor((sim - DAY0) / 3_600_000));
-  const stat = (h: number) => {
-    let s = hours.get(h);
-    if (!s) hours.set(h, (s = { records: 0, cpuMs: 0, lags: [], acks: [], api: [], rss: 0 }));
-    return s;
-  };
   let simNow = DAY0;
   let ackedTotal = 0;
   let finished = false;
   const sends: [number, number, number][] = [];
-  let buf = '';
-  gen.stdout!.on('data', (chunk: Buffer) => {
-    buf += chunk.toString('utf8');
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      if (!line.startsWith('{')) continue;
-      const m = JSON.parse(line) as {
-        kind: string;
-        simNow?: number;
-        acked?: number;
-        acks?: number[];
-        probeSends?: [number, number, number][];
-      };
+  const gen = spawnGenerator(
+    {
+      ports: [PORT + 1],
+      imeis: fleet.devices.map((d) => d.imei),
+      speedup,
+      hours: HOURS,
+      intervalS: INTERVAL_S,
+      probes: PROBES,
+    },
+    (m) => {
       if (m.kind === 'tick') {
         const s = stat(hourOf(simNow));
         s.records += m.acked! - ackedTotal;
@@ -361,8 +129,18 @@ async function main(): Promise<void> {
         simNow = m.simNow!;
       }
       if (m.kind === 'done') finished = true;
-    }
-  });
+    },
+  );
+  const hourOf = (sim: number) => Math.min(Math.ceil(HOURS) - 1, Math.floor((sim - DAY0) / 3_600_000));
+  const stat = (h: number) => {
+    let s = hours.get(h);
+    if (!s)
+      hours.set(
+        h,
+        (s = { records: 0, cpuMs: 0, lags: [], acks: [], api: [], rss: 0, waitMs: 0, wallMs: 0, load: [] }),
+      );
+    return s;
+  };
   const genExit = new Promise((r) =>
     gen.once('exit', (code) => {
       if (!finished && code !== 0) console.error(`the load generator exited (${code})`);
@@ -393,6 +171,8 @@ async function main(): Promise<void> {
   };
 
   let lastCpu = cpuMs(pid);
+  let lastWait = runWaitMs(pid);
+  let lastWall = Date.now();
   let lastHour = hourOf(simNow);
   const started = Date.now();
   while (!finished) {
@@ -407,6 +187,12 @@ async function main(): Promise<void> {
     const cpu = cpuMs(pid);
     s.cpuMs += cpu - lastCpu;
     lastCpu = cpu;
+    const wait = runWaitMs(pid);
+    s.waitMs += wait - lastWait;
+    lastWait = wait;
+    s.wallMs += Date.now() - lastWall;
+    lastWall = Date.now();
+    s.load.push(loadavg()[0]!);
     s.rss = Math.max(s.rss, rssMb(pid));
     if (h !== lastHour && hours.has(lastHour)) {
       report(lastHour, hours.get(lastHour)!);
@@ -465,6 +251,24 @@ async function main(): Promise<void> {
     ack_p99_ms: pct(allAcks, 99),
     api_list_p95_ms: pct(allApi, 95),
     rss_max_mb: Math.max(0, ...rows.map(([, s]) => s.rss)),
+    // The machine: how long the server's event loop waited for a CPU per wall second, and the load
+    // average (other work on the machine; 2 cores here). ACK and lag include this wait.
+    run_queue_wait_ms_per_s: Math.round(
+      (rows.reduce((a, [, s]) => a + s.waitMs, 0) /
+        Math.max(
+          1,
+          rows.reduce((a, [, s]) => a + s.wallMs, 0),
+        )) *
+        1000,
+    ),
+    load_avg_p50:
+      Math.round(
+        (pct(
+          rows.flatMap(([, s]) => s.load),
+          50,
+        ) ?? 0) * 10,
+      ) / 10,
+    cores: availableParallelism(),
     goals: {
       cost_flat_max_ratio: 1.2,
       cpu_ms_per_record_max: cpuGoal,
@@ -488,14 +292,10 @@ function report(h: number, s: HourStats): void {
   console.log(
     `hour ${String(h).padStart(2, '0')}: ${s.records} records, CPU ${(s.records ? s.cpuMs / s.records : 0).toFixed(3)} ms/record, ` +
       `lag p50 ${f(pct(s.lags, 50))} ms p99 ${f(pct(s.lags, 99))} ms, ACK p99 ${f(pct(s.acks, 99))} ms, ` +
-      `API list p95 ${f(pct(s.api, 95))} ms, RSS ${s.rss} MB`,
+      `API list p95 ${f(pct(s.api, 95))} ms, RSS ${s.rss} MB, ` +
+      `run-queue wait ${s.wallMs ? Math.round((s.waitMs / s.wallMs) * 1000) : 0} ms/s, load ${(pct(s.load, 50) ?? 0).toFixed(1)}`,
   );
 }
 
-if (args.includes('--gen')) {
-  await generator(JSON.parse(process.env.SOAK_GEN!) as GenConfig);
-  process.exit(0);
-} else {
-  await main();
-  process.exit(0);
-}
+await main();
+process.exit(0);

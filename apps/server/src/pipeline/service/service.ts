@@ -592,7 +592,9 @@ export class PipelineService {
     const tripWrites: { ref: DeviceRef; date: string; detection: TripDetection }[] = [];
     const rollupWrites: { ref: DeviceRef; day: DayRollups }[] = [];
     const violationDays = new Map<string, Set<string>>();
+    const slice = timeSlicer();
     for (const dev of devices) {
+      await slice();
       const inc = dev.inc;
       if (!inc) continue;
       for (const day of inc.dirtyTrips) {
@@ -626,6 +628,7 @@ export class PipelineService {
     }
     const finalRollups: { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[] = [];
     for (const w of rollupWrites) {
+      await slice();
       const dev = this.inc.get(w.ref.deviceUuid)!;
       const day = w.day.daily.date;
       const dayTrips = dev.inc?.trips(day)?.trips ?? (await this.oracleTrips(w.ref.deviceUuid, day)).trips;
@@ -658,6 +661,7 @@ export class PipelineService {
       }
     }
     for (const dev of devices) {
+      await slice();
       if (!dev.inc) continue;
       const before = new Set([...Object.keys(dev.inc.state.trips), ...Object.keys(dev.inc.state.rollups)]);
       dev.inc.prune();
@@ -906,4 +910,19 @@ export class PipelineService {
 
 function defaultRollupOptionsFor(timeZone: string) {
   return { ...defaultRollupOptions, timeZone };
+}
+
+/**
+ * A flush goes through every dirty device (1,000 and more at fleet scale) on the event loop the
+ * gateway's ACKs and the API share: after `budgetMs` of work it lets the loop run (one
+ * `setImmediate`) before the next device. A device's own step is never split; a batch of the device
+ * arriving meanwhile marks it dirty again and the next flush writes what changed.
+ */
+function timeSlicer(budgetMs = 8): () => Promise<void> {
+  let start = performance.now();
+  return async () => {
+    if (performance.now() - start < budgetMs) return;
+    await new Promise<void>((r) => setImmediate(r));
+    start = performance.now();
+  };
 }

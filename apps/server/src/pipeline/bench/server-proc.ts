@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The server process of the whole-product benches (bench:soak, bench:demo) and what is read of it. */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The server as `npm start` runs it (apps/server scripts/start-server.mjs: the esbuild bundle in the
+ * same process, MALLOC_ARENA_MAX=2, --max-semi-space-size=4), ready once its HTTP port answers.
+ */
+export async function startServer(
+  profileDir: string | undefined,
+  env: Record<string, string>,
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  const serverDir = fileURLToPath(new URL('../../..', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    [
+      '--max-semi-space-size=4',
+      '--expose-gc',
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      'scripts/start-server.mjs',
+    ],
+    {
+      cwd: serverDir,
+      env: { ...process.env, MALLOC_ARENA_MAX: '2', ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise((r) => child.once('exit', r));
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('the server exited during start-up');
+    const ok = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`).then(
+      () => true,
+      () => false,
+    );
+    if (ok) break;
+    await sleep(500);
+  }
+  return {
+    pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(parts[11]) + Number(parts[12])) * 10; // clock ticks of 10 ms
+}
+/**
+ * Milliseconds the server's main thread (the event loop) spent runnable but waiting for a CPU
+ * (/proc/<pid>/schedstat, second field, ns). On a machine shared with other work this is the part of
+ * ACK and lag times that the server cannot help; printed per hour so the figures can be read honestly.
+ */
+export function runWaitMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : 0;
+}
