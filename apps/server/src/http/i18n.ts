@@ -192,6 +192,8 @@ const AR_NOUNS: Record<string, readonly [string, string, boolean?]> = {
   'gps device imei': ['رقم IMEI لجهاز GPS', 'رقم IMEI لجهاز GPS'],
   imei: ['رقم IMEI', 'رقم IMEI'],
   'installation date': ['تاريخ التركيب', 'تاريخ تركيب'],
+  'last seen': ['آخر ظهور', 'آخر ظهور'],
+  'live status': ['الحالة المباشرة', 'حالة مباشرة'],
   email: ['البريد الإلكتروني', 'بريد إلكتروني'],
   phone: ['رقم الهاتف', 'رقم هاتف'],
   name: ['الاسم', 'اسم'],

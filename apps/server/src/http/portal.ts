@@ -59,7 +59,9 @@ export function registerPortal(app: FastifyInstance, dist: string): boolean {
       reply.header('Content-Type', 'text/javascript; charset=utf-8');
     return payload;
   };
-  app.get('/*', { onSend }, async (req, reply) => {
+  // compress: false - the build already wrote the .br/.gz copies worth having; @fastify/compress
+  // would otherwise compress every streamed file again on each request (tiny ones included).
+  app.get('/*', { onSend, compress: false }, async (req, reply) => {
     const path = decodeURIComponent(req.url.split('?')[0] ?? '/');
     if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/ws/')) {
       return reply.code(404).send({ message: t(req.locale ?? 'en', 'not_found') });
