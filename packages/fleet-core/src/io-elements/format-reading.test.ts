@@ -6,9 +6,9 @@ const one = (id: string, value: unknown) => decodeIoElements({ [id]: { value } }
 
 describe('formatIoReading', () => {
   it.each<[string, unknown, string, string, string, string]>([
-    ['67', 12650, 'Battery voltage', 'جهد البطارية', '12.65 V', '12.65 V'],
+    ['67', 12650, 'Battery voltage', 'جهد البطارية', '12.65 V', '\u206812.65 فولت\u2069'],
     ['89', 85, 'Fuel level', 'مستوى الوقود', '85%', '85%'],
-    ['25', 2150, 'Temperature', 'درجة الحرارة', '21.5°C', '21.5°C'],
+    ['25', 2150, 'Temperature', 'درجة الحرارة', '21.5°C', '\u206821.5°م\u2069'],
     ['21', 4, 'GSM signal', 'إشارة GSM', '4', '4'],
     ['239', 1, 'Ignition', 'الإشعال', 'On', 'تشغيل'],
     ['179', 0, 'Digital output 1', 'الإخراج الرقمي 1', 'Off', 'إيقاف'],
