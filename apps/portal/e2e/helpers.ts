@@ -23,7 +23,10 @@ async function acknowledgeEmergencies(page: Page): Promise<void> {
   });
 }
 
-/** Signs in with the demo account and picks "Demo Transport" when the picker opens. */
+/**
+ * Signs in with the demo account and picks "Demo Transport" when the picker opens (the demo seeds a
+ * second company; names are shown in the UI's language, so the Arabic name is matched too).
+ */
 export async function signIn(page: Page, password = DEMO_PASSWORD): Promise<void> {
   await acknowledgeEmergencies(page);
   await page.goto('/login');
@@ -32,7 +35,7 @@ export async function signIn(page: Page, password = DEMO_PASSWORD): Promise<void
   await page.locator('form button[type="submit"]').click();
   await page.waitForURL(/\/(dashboard|select-transport)/);
   if (page.url().includes('/select-transport')) {
-    await page.getByTestId('company-option').filter({ hasText: 'Demo Transport' }).first().click();
+    await page.getByTestId('company-option').filter({ hasText: /Demo Transport|شركة النقل التجريبية/ }).first().click();
     await page.locator('main button').last().click();
     await page.waitForURL(/\/dashboard/);
   }
