@@ -97,9 +97,11 @@ export function CategoryBarChart({
             <li
               key={index}
               data-slot="category-chart-item"
-              className="flex min-w-0 flex-1 flex-col items-center gap-1"
+              className="relative flex min-w-0 flex-1 flex-col items-center gap-1"
             >
-              <span className="text-xs text-foreground tabular-nums">
+              {/* Many bars on a phone: the value is cut with an ellipsis inside its bar's width (the
+                  whole text stays in the DOM for screen readers) instead of widening the page. */}
+              <span className="max-w-full truncate text-xs text-foreground tabular-nums">
                 <bdi>{text}</bdi>
               </span>
               <span aria-hidden="true" className="flex w-full items-end justify-center" style={{ height }}>

@@ -123,7 +123,11 @@ export function FleetList({
     e.preventDefault();
     run();
   };
-  const activeItem = shown[active];
+  // Only a rendered row may be the active descendant: right after a jump (End, PageDown) the
+  // virtualiser renders the row on its next frame, and an id pointing at nothing is invalid ARIA.
+  const activeItem = virtualizer.getVirtualItems().some((row) => row.index === active)
+    ? shown[active]
+    : undefined;
 
   return (
     <div data-slot="fleet-list" className={cn('flex min-h-0 flex-col gap-2', className)}>
