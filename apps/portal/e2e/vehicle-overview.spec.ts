@@ -22,9 +22,10 @@ async function apiSession(request: APIRequestContext) {
   return { Authorization: `Bearer ${token}`, 'X-Transport-Uuid': company.uuid };
 }
 
+/** A calendar day counted in the demo company's zone (Asia/Dubai), as the portal counts expiry days. */
 const isoDay = (offsetDays: number) => {
   const d = new Date(Date.now() + offsetDays * 86_400_000);
-  return d.toISOString().slice(0, 10);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dubai' }).format(d);
 };
 
 test('vehicle overview: live card, names, tabs and documents with expiry', async ({ page, request }) => {
