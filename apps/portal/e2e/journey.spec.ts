@@ -62,7 +62,14 @@ for (const language of ['en-US', 'ar'] as const) {
       await page.goto('/dashboard/vehicles');
       await pageReady(page);
       // A seeded, simulated vehicle (it has a position to share), not one this run created.
-      await page.locator('[data-slot="data-table-row"]').filter({ hasNotText: 'E2E' }).first().click();
+      // Through the row's name link (the row's middle can be a reference cell that links elsewhere).
+      await page
+        .locator('[data-slot="data-table-row"]')
+        .filter({ hasNotText: 'E2E' })
+        .first()
+        .locator('a')
+        .first()
+        .click();
       await pageReady(page);
       await expect(page.getByTestId('details-title')).not.toBeEmpty();
       await expect(page.getByTestId('vehicle-summary')).toBeVisible();
