@@ -151,6 +151,13 @@ describe('demo history', () => {
     expect(late!.n).toBeGreaterThan(0);
   });
 
+  it('tells nobody about the past: no guardian or alert message of the history is left to send', async () => {
+    const [queued] = await q<{ n: number }>(
+      `SELECT count(*)::int AS n FROM message_outbox WHERE status = 'queued' AND kind LIKE 'guardian_%'`,
+    );
+    expect(queued!.n).toBe(0);
+  });
+
   it("fills the home dashboard's month and year charts", async () => {
     const token = await signIn(DEMO_EMAIL);
     const me = (await call(app, { method: 'GET', url: '/v1/auth', token })).json();

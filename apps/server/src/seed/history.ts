@@ -399,6 +399,12 @@ export async function seedHistory(storage: Storage, opts: HistoryOptions = {}): 
     }));
   const vehicles = await loadVehicles(storage);
   if (vehicles.length === 0) return { records: 0, vehicles: 0, days, ms: 0 };
+  // Messages the history's trips and alerts queue (guardian bus-approaching/delayed mails, alert
+  // mails) are about the past: nobody is told of them. Everything queued after this mark is dropped
+  // at the end (the invitations of the seed itself were queued before it).
+  const [mark] = await storage.db.query<{ id: string | null }>(
+    `SELECT max(id)::text AS id FROM message_outbox`,
+  );
   let simNow = dayStartOf(firstDay, tz);
   const pipeline = new PipelineService({
     store: new SqlPipelineStore(storage.db),
@@ -468,6 +474,9 @@ export async function seedHistory(storage: Storage, opts: HistoryOptions = {}): 
      WHERE device_created_at IS NOT NULL AND device_created_at < created_at`,
     [new Date(end - 86_400_000).toISOString()],
   );
+  await storage.db.query(`DELETE FROM message_outbox WHERE status = 'queued' AND id > $1::bigint`, [
+    mark?.id ?? '0',
+  ]);
   return { records, vehicles: vehicles.length, days, ms: performance.now() - started };
 }
 
