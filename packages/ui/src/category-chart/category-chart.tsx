@@ -84,7 +84,9 @@ export function CategoryBarChart({
       data-slot="category-chart"
       data-tone={tone}
       aria-labelledby={captionId}
-      className={cn('rounded-lg border border-border bg-surface p-3', className)}
+      // Many categories on a narrow screen (a bar per vehicle of a 50-vehicle fleet on a phone: the
+      // gaps alone are wider than the screen): the chart scrolls inside its frame, never the page.
+      className={cn('overflow-x-auto rounded-lg border border-border bg-surface p-3', className)}
     >
       <figcaption id={captionId} className="mb-2 text-sm font-medium text-foreground">
         {title}
