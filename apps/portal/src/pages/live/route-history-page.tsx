@@ -16,6 +16,7 @@ import {
   type RoutePoint,
 } from '@fleet/ui';
 import { MapView } from '../../map/map-view';
+import { RouteFileButtons } from '../reports/route-file-buttons';
 import { useCoreText } from '../../i18n/core-text';
 import { today } from '../../live/day-range';
 import { historyRange, MAX_HISTORY_DAYS } from '../../live/history-range';
@@ -287,46 +288,18 @@ export default function RouteHistoryPage() {
   );
 }
 
-/** GPX / KML of the shown range through the route report's file endpoint, saved by a blob link. */
+/** GPX / KML of the shown range (the route report's files). */
 function RouteExport({ vehicle, from, to }: { vehicle: string; from: string; to: string }) {
   const { t } = useTranslation('live');
-  const rt = useTranslation('reports').t;
-  const { api, toasts } = useServices();
-  const [busy, setBusy] = useState<'gpx' | 'kml' | null>(null);
-  const download = async (format: 'gpx' | 'kml') => {
-    setBusy(format);
-    try {
-      const blob = await api.request('reports.routeFile', {
-        query: { from, to, vehicle_uuid: vehicle, format },
-      });
-      const href = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = href;
-      a.download = `route.${format}`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
-    } catch (error) {
-      toasts.show({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setBusy(null);
-    }
-  };
   return (
-    <div className="flex flex-wrap items-center gap-2" data-testid="history-export">
-      <span className="text-sm text-foreground-muted">{t('history.export')}</span>
-      {(['gpx', 'kml'] as const).map((format) => (
-        <Button
-          key={format}
-          size="sm"
-          variant="outline"
-          loading={busy === format}
-          disabled={busy !== null}
-          data-testid={`history-export-${format}`}
-          onClick={() => void download(format)}
-        >
-          {rt(`routeFile.${format}`)}
-        </Button>
-      ))}
-    </div>
+    <RouteFileButtons
+      vehicle={vehicle}
+      from={from}
+      to={to}
+      label={t('history.export')}
+      testId="history-export"
+      itemTestId={(format) => `history-export-${format}`}
+      size="sm"
+    />
   );
 }

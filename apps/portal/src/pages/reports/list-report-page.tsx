@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type {
   DriverActivityReportRow,
   EventReportRow,
@@ -16,12 +16,12 @@ import type {
   UtilisationReportRow,
   ViolationReportRow,
 } from '@fleet/api-client';
-import { Button, CategoryBarChart, LineChart } from '@fleet/ui';
+import { CategoryBarChart, LineChart } from '@fleet/ui';
 import { VehiclePlate } from '../../entities/vehicle-plate';
 import { useTimeZone } from '../../entities/display';
-import { useServices } from '../../state/app-context';
 import NotFoundPage from '../not-found-page';
 import { ReportShell, type ReportSelectionQuery } from './report-shell';
+import { RouteFileButtons } from './route-file-buttons';
 import { Place, ReportTable, Time, useFigures, type ReportColumn } from './report-table';
 
 type T = ReturnType<typeof useTranslation<'reports'>>['t'];
@@ -350,49 +350,17 @@ const reports: { [K in ListReportKind]: ListReport<never> } = {
   } satisfies ListReport<ViolationReportRow> as never,
 };
 
-/**
- * Track files of the route on screen: fetched with the session (files need the auth header), saved
- * through a blob link.
- */
 function RouteFiles({ query }: { query: ReportSelectionQuery }) {
   const { t } = useTranslation('reports');
-  const { api, toasts } = useServices();
-  const [busy, setBusy] = useState<'gpx' | 'kml' | null>(null);
-  const download = async (format: 'gpx' | 'kml') => {
-    if (!query.vehicle_uuid) return;
-    setBusy(format);
-    try {
-      const blob = await api.request('reports.routeFile', {
-        query: { from: query.from, to: query.to, vehicle_uuid: query.vehicle_uuid, format },
-      });
-      const href = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = href;
-      a.download = `route.${format}`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
-    } catch (error) {
-      toasts.show({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setBusy(null);
-    }
-  };
   return (
-    <div className="flex flex-wrap items-center gap-3" data-testid="route-files">
-      <span className="text-sm text-foreground-muted">{t('routeFile.label')}</span>
-      {(['gpx', 'kml'] as const).map((format) => (
-        <Button
-          key={format}
-          variant="outline"
-          loading={busy === format}
-          disabled={busy !== null}
-          data-testid={`route-file-${format}`}
-          onClick={() => void download(format)}
-        >
-          {t(`routeFile.${format}`)}
-        </Button>
-      ))}
-    </div>
+    <RouteFileButtons
+      vehicle={query.vehicle_uuid}
+      from={query.from}
+      to={query.to}
+      label={t('routeFile.label')}
+      testId="route-files"
+      itemTestId={(format) => `route-file-${format}`}
+    />
   );
 }
 
