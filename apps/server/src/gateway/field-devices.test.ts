@@ -5,18 +5,10 @@ import { createGoSafeSession, createIStartekSession, type DecodeResult } from '@
 import { call, createHarness, type Harness } from '../../test/harness';
 import { buildWorld, type World } from '../../test/fixtures';
 import { startGateway, type Gateway } from './gateway';
-import { addDevices, RawClient, waitFor } from './test-helpers';
+import { addDevices, RawClient, waitFor, GATEWAY_TEST_ENV } from './test-helpers';
 import { replayDecoders } from './replay';
 
-const GATEWAY_ENV = {
-  GATEWAY_HOST: '127.0.0.1',
-  GATEWAY_TELTONIKA_PORT: '0',
-  GATEWAY_RUPTELA_PORT: '0',
-  GATEWAY_GOSAFE_PORT: '0',
-  GATEWAY_ISTARTEK_PORT: '0',
-  GATEWAY_OSMAND_PORT: '0',
-  GATEWAY_BATCH_MS: '2',
-};
+const GATEWAY_ENV = GATEWAY_TEST_ENV;
 
 let h: Harness;
 let w: World;

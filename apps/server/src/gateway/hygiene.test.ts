@@ -22,20 +22,9 @@ import { PipelineService } from '../pipeline/service/service';
 import { SqlPipelineStore } from '../pipeline/service/sql-store';
 import { loadSalik } from '../pipeline/salik/load';
 import { startGateway, type Gateway } from './gateway';
-import { addDevices, RawClient, waitFor } from './test-helpers';
+import { addDevices, RawClient, waitFor, GATEWAY_SERVER_TEST_ENV } from './test-helpers';
 
-const GATEWAY_ENV = {
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  FLEET_SEED_DEMO: 'false',
-  GATEWAY_HOST: '127.0.0.1',
-  GATEWAY_TELTONIKA_PORT: '0',
-  GATEWAY_RUPTELA_PORT: '0',
-  GATEWAY_GOSAFE_PORT: '0',
-  GATEWAY_ISTARTEK_PORT: '0',
-  GATEWAY_OSMAND_PORT: '0',
-  GATEWAY_BATCH_MS: '2',
-};
+const GATEWAY_ENV = GATEWAY_SERVER_TEST_ENV;
 
 let storage: Storage;
 let app: FastifyInstance;

@@ -103,3 +103,22 @@ export class RawClient {
     this.socket.destroy();
   }
 }
+
+/** The gateway on loopback, every protocol on a free port, 2 ms insert batches: what the gateway tests run. */
+export const GATEWAY_TEST_ENV = {
+  GATEWAY_HOST: '127.0.0.1',
+  GATEWAY_TELTONIKA_PORT: '0',
+  GATEWAY_RUPTELA_PORT: '0',
+  GATEWAY_GOSAFE_PORT: '0',
+  GATEWAY_ISTARTEK_PORT: '0',
+  GATEWAY_OSMAND_PORT: '0',
+  GATEWAY_BATCH_MS: '2',
+} as const;
+
+/** A quiet test server without the demo, with {@link GATEWAY_TEST_ENV}. */
+export const GATEWAY_SERVER_TEST_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  FLEET_SEED_DEMO: 'false',
+  ...GATEWAY_TEST_ENV,
+} as const;

@@ -20,20 +20,9 @@ import { PipelineService } from '../pipeline/service/service';
 import { SqlPipelineStore } from '../pipeline/service/sql-store';
 import { loadSalik } from '../pipeline/salik/load';
 import { startGateway, type Gateway } from '../gateway/gateway';
-import { addDevices, RawClient, waitFor } from '../gateway/test-helpers';
+import { addDevices, RawClient, waitFor, GATEWAY_SERVER_TEST_ENV } from '../gateway/test-helpers';
 
-const ENV = {
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  FLEET_SEED_DEMO: 'false',
-  GATEWAY_HOST: '127.0.0.1',
-  GATEWAY_TELTONIKA_PORT: '0',
-  GATEWAY_RUPTELA_PORT: '0',
-  GATEWAY_GOSAFE_PORT: '0',
-  GATEWAY_ISTARTEK_PORT: '0',
-  GATEWAY_OSMAND_PORT: '0',
-  GATEWAY_BATCH_MS: '2',
-};
+const ENV = GATEWAY_SERVER_TEST_ENV;
 
 let storage: Storage;
 let app: FastifyInstance;
