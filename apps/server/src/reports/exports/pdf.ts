@@ -1,3 +1,4 @@
+/// <reference path="./fontkit.d.ts" />
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
