@@ -31,6 +31,12 @@ interface MemoRowProps {
   virtual: boolean;
   /** Changes when the visible columns change, so cached rows re-render then. */
   visibleKey: string;
+  /**
+   * The column definitions: a page whose cells read live data through closures (the vehicle list's
+   * live status and last seen) passes new definitions when that data changes, and its rows must
+   * render them; a list with memoised columns keeps its rows cached.
+   */
+  columns: unknown;
   handlers: React.RefObject<RowHandlers>;
   /** Stable state setter of the roving tab stop. */
   onFocusRow: (index: number) => void;
@@ -128,9 +134,23 @@ function bodyCellClass(def: ColumnDef<unknown, unknown>, virtual: boolean): stri
   return cls;
 }
 
+/**
+ * A cell's content. TanStack's flexRender mounts a function cell as a component, so a page that
+ * builds its column definitions on each render (closures over live data, the clock) gets a new
+ * component type each time and React remounts every cell's content: a click whose press and release
+ * straddle such a render (live updates arrive every second) is lost, and focus inside a cell is
+ * dropped. The cell function is called here instead, as part of its (keyed, stable) cell
+ * component's render: hooks in a cell function stay legal (one column's cell always calls the same
+ * hooks) and the DOM it returns is reconciled, not replaced.
+ */
+export function renderCell<T>(cell: Cell<T, unknown>) {
+  const render = cell.column.columnDef.cell;
+  return typeof render === 'function' ? render(cell.getContext()) : flexRender(render, cell.getContext());
+}
+
 function BodyCell<T>({ cell, virtual }: { cell: Cell<T, unknown>; virtual: boolean }) {
   const def = cell.column.columnDef;
-  const content = flexRender(def.cell, cell.getContext());
+  const content = renderCell(cell);
   return (
     <td
       data-slot="data-table-cell"

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { statusTone, type VehicleStatus } from '@fleet/core';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { EditIcon, TrashIcon } from '../icons';
 import { DataTable, dataTableDensities, type DataTableProps } from './data-table';
@@ -345,5 +345,47 @@ export const CardExpanded: Story = {
     await userEvent.click(toggle);
     await expect(panel).not.toBeVisible();
     await userEvent.click(toggle);
+  },
+};
+
+/**
+ * A page that rebuilds its column definitions on every render (closures over live data and a
+ * clock, as the portal's vehicle list does) must not remount the cells: the link in a cell stays
+ * the same element across renders, so a click pressed during a live update still lands.
+ */
+function LiveColumnsTable(props: DataTableProps<DemoVehicleRow>) {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((n) => n + 1), 40);
+    return () => clearInterval(timer);
+  }, []);
+  const liveColumns: ColumnDef<DemoVehicleRow, unknown>[] = [
+    {
+      accessorKey: 'plate',
+      header: 'Plate',
+      cell: ({ row }) => (
+        <a href={`#vehicle-${row.original.uuid}`} data-tick={tick}>
+          {row.original.plate}
+        </a>
+      ),
+    },
+    { id: 'clock', header: 'Clock', cell: () => tick },
+  ];
+  return <DataTable {...props} columns={liveColumns} />;
+}
+
+export const LiveColumns: Story = {
+  tags: ['skip-visual'],
+  args: { pageSize: 5 },
+  render: (args) => <LiveColumnsTable {...args} />,
+  play: async ({ canvasElement }) => {
+    const first = () => canvasElement.querySelector<HTMLAnchorElement>('td a')!;
+    await waitFor(() => expect(first()).not.toBeNull());
+    const link = first();
+    const seen = Number(link.dataset.tick);
+    await waitFor(() => expect(Number(first().dataset.tick)).toBeGreaterThan(seen + 2));
+    // Re-rendered in place, not replaced.
+    await expect(first()).toBe(link);
+    await expect(link.isConnected).toBe(true);
   },
 };

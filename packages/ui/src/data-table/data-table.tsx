@@ -372,6 +372,7 @@ export function DataTable<T>({
       tabbable={index === Math.min(activeRow, rows.length - 1)}
       virtual={virtual}
       visibleKey={visibleKey}
+      columns={columns}
       handlers={rowHandlers}
       table={table as Table<unknown>}
       onFocusRow={setActiveRow}
