@@ -62,14 +62,13 @@ for (const language of ['en-US', 'ar'] as const) {
       await page.goto('/dashboard/vehicles');
       await pageReady(page);
       // A seeded, simulated vehicle (it has a position to share), not one this run created.
-      // Through the row's name link (the row's middle can be a reference cell that links elsewhere).
-      await page
-        .locator('[data-slot="data-table-row"]')
-        .filter({ hasNotText: 'E2E' })
-        .first()
-        .locator('a')
-        .first()
-        .click();
+      // A click in the row's middle (the type cell) opens that vehicle, in both languages. Live
+      // updates re-render the rows every second; a click used to be lost when one landed between
+      // press and release (the cell's content was remounted under the pointer).
+      const row = page.locator('[data-slot="data-table-row"]').filter({ hasNotText: 'E2E' }).first();
+      const href = await row.locator('a').first().getAttribute('href');
+      await row.locator('td[data-column="type"]').click();
+      await expect(page).toHaveURL(new RegExp(`${href}$`));
       await pageReady(page);
       await expect(page.getByTestId('details-title')).not.toBeEmpty();
       await expect(page.getByTestId('vehicle-summary')).toBeVisible();
