@@ -1,4 +1,4 @@
-import type { EntityDef } from './crud';
+import type { EntityDef } from './entity-def';
 import { deviceEntity } from './defs/devices';
 import { driverEntity } from './defs/drivers';
 import { geofenceEntity } from './defs/geofences';

@@ -1,6 +1,6 @@
 import { deviceSchema } from '@fleet/api-client';
 import { HttpError } from '../../http/errors';
-import type { EntityDef } from '../crud';
+import type { EntityDef } from '../entity-def';
 
 /** The answer for an IMEI registered outside the company (en; http/i18n.ts translates it). */
 export const IMEI_UNAVAILABLE =

@@ -1,5 +1,5 @@
 import { driverSchema } from '@fleet/api-client';
-import type { EntityDef } from '../crud';
+import type { EntityDef } from '../entity-def';
 import { person, personSort } from './people-fields';
 
 export const driverEntity: EntityDef = {

@@ -1,5 +1,5 @@
 import { geofenceSchema } from '@fleet/api-client';
-import type { EntityDef } from '../crud';
+import type { EntityDef } from '../entity-def';
 import { ruleDependent } from './notification-rules';
 
 /** The bounding box stored beside a geofence's shape (min_lat, max_lat, min_lng, max_lng columns). */

@@ -1,5 +1,5 @@
 import { notificationRuleSchema } from '@fleet/api-client';
-import { invalidRef, type EntityDef, type WriteContext } from '../crud';
+import { invalidRef, type EntityDef, type WriteContext } from '../entity-def';
 import { scopeSql } from '../scope';
 
 /**

@@ -1,6 +1,6 @@
 /** The company's organisation: branches, stations (sub-companies) and schools, which other records are scoped to. */
 import { branchSchema, schoolSchema, stationSchema } from '@fleet/api-client';
-import type { EntityDef } from '../crud';
+import type { EntityDef } from '../entity-def';
 
 /**
  * Records scoped to a station / branch / school hold it with ON DELETE RESTRICT: the delete is refused

@@ -1,6 +1,6 @@
 /** The people of school transport: passengers, their guardians and bus supervisors. */
 import { guardianSchema, passengerSchema, supervisorSchema } from '@fleet/api-client';
-import type { EntityDef } from '../crud';
+import type { EntityDef } from '../entity-def';
 import { person, personSort } from './people-fields';
 
 export const passengerEntity: EntityDef = {

@@ -1,6 +1,6 @@
 /** Trips, scheduled trips (with their stops) and the trips app's records. */
 import { scheduledTripSchema, tripSchema, tripsAppRecordSchema } from '@fleet/api-client';
-import { findInScope, invalidRef, type EntityDef } from '../crud';
+import { findInScope, invalidRef, type EntityDef } from '../entity-def';
 
 export const tripEntity: EntityDef = {
   name: 'trips',

@@ -1,6 +1,6 @@
 import { vehicleSchema } from '@fleet/api-client';
 import { liveStatusSql } from '../../modules/locations';
-import { assignedError, invalidRef, type EntityDef, type WriteContext } from '../crud';
+import { assignedError, invalidRef, type EntityDef, type WriteContext } from '../entity-def';
 import { scopeSql } from '../scope';
 import { ruleDependent } from './notification-rules';
 
