@@ -10,7 +10,7 @@ import {
   scheduledTripAlerts,
   type NearingStopEvent,
 } from './event-rules';
-import { newVehicleAlertState, positionRules } from './position-rules';
+import { applyPositionRules, newVehicleAlertState } from './position-rules';
 import type {
   AlertRecord,
   AlertRules,
@@ -95,7 +95,7 @@ export class AlertEngine {
       plate: ctx.plate ?? ctx.vehicleId,
     };
     const out: AlertRecord[] = [];
-    for (const rule of positionRules) out.push(...rule(input));
+    applyPositionRules(input, out);
     return this.scoped(out);
   }
 

@@ -12,7 +12,7 @@ import {
 /**
  * The rules one accepted position is checked against, one function per alert kind. Each reads the
  * vehicle's episode state and moves it on (edges, episodes, cool-downs, hysteresis); the engine keeps
- * that state and calls the rules in the order of `positionRules`, which is the order of the alerts one
+ * that state and calls the rules in the order of `applyPositionRules`, which is the order of the alerts one
  * position raises.
  */
 
@@ -29,7 +29,13 @@ export interface PositionInput {
   readonly plate: string;
 }
 
-export type PositionRule = (p: PositionInput) => AlertRecord[];
+/**
+ * One alert kind's rule: appends its alerts to `out` (one array per position, not one per rule: the
+ * rules run for every stored record, and with an array per rule onPosition took about 30 % longer than
+ * the single function it was split from, in a micro-benchmark of 400,000 positions; with one array and
+ * direct calls it is within about 10 %, some 0.06 µs a position).
+ */
+export type PositionRule = (p: PositionInput, out: AlertRecord[]) => void;
 
 /** A vehicle seen for the first time. */
 export function newVehicleAlertState(): VehicleAlertState {
@@ -47,14 +53,13 @@ export function newVehicleAlertState(): VehicleAlertState {
  * Overspeed: one alert per episode (start after the minimum duration), cool-down between episodes,
  * an update with start, end and peak when the speed has stayed under limit - reset for endAfterS.
  */
-export const overspeedRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const overspeedRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const os = rules.overspeed;
-  if (!os?.enabled) return out;
+  if (!os?.enabled) return;
   const limit = ctx.speedLimitKmh ?? os.limitKmh;
   const endAfterMs = (os.endAfterS ?? 60) * 1000;
   if (s.overActive && s.underSince !== undefined && r.time - s.underSince >= endAfterMs) {
-    out.push(...endOverspeed(ctx, s, alert));
+    endOverspeed(ctx, s, alert, out);
   }
   if (r.speed > limit) {
     s.underSince = undefined;
@@ -78,15 +83,18 @@ export const overspeedRule: PositionRule = ({ ctx, r, s, rules, alert, who, plat
     if (!s.overActive) s.overSince = undefined;
     else {
       s.underSince ??= r.time;
-      if (r.time - s.underSince >= endAfterMs) out.push(...endOverspeed(ctx, s, alert));
+      if (r.time - s.underSince >= endAfterMs) endOverspeed(ctx, s, alert, out);
     }
   }
-  return out;
 };
 
 /** Closes the open overspeed episode; the update record when its alert was sent. */
-function endOverspeed(ctx: VehicleContext, s: VehicleAlertState, alert: AlertFactory): AlertRecord[] {
-  const out: AlertRecord[] = [];
+function endOverspeed(
+  ctx: VehicleContext,
+  s: VehicleAlertState,
+  alert: AlertFactory,
+  out: AlertRecord[],
+): void {
   if (s.overKey !== undefined && s.overSince !== undefined && s.underSince !== undefined) {
     const start = s.overSince;
     const end = s.underSince;
@@ -114,17 +122,15 @@ function endOverspeed(ctx: VehicleContext, s: VehicleAlertState, alert: AlertFac
   s.overKey = undefined;
   s.overPeak = undefined;
   s.overLimit = undefined;
-  return out;
 }
 
 /**
  * Idling: ignition on and standing for afterMinutes; the stretch ends when the vehicle moves or the
  * ignition goes off (the ignition of a record without the reading is the last one known).
  */
-export const idlingRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const idlingRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const idleRule = rules.idling;
-  if (!idleRule?.enabled) return out;
+  if (!idleRule?.enabled) return;
   const ignNow = recordIgnition(r) ?? s.ignition;
   const idle = ignNow === true && r.speed < IDLE_SPEED_KMH;
   if (idle) {
@@ -147,14 +153,12 @@ export const idlingRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }
     s.idleSince = undefined;
     s.idleKey = undefined;
   }
-  return out;
 };
 
 /** Emergency button IO 251 = 1 (edge). */
-export const emergencyRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const emergencyRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const emergency = ioNumber(r.io, IO.emergencyButton);
-  if (emergency === undefined) return out;
+  if (emergency === undefined) return;
   const on = emergency === 1;
   if (on && !s.emergencyActive && rules.emergency?.enabled) {
     const cooled =
@@ -166,14 +170,12 @@ export const emergencyRule: PositionRule = ({ ctx, r, s, rules, alert, who, plat
     }
   }
   s.emergencyActive = on;
-  return out;
 };
 
 /** Violation output digital_output1 = 1 (edge). */
-export const violationOutputRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const violationOutputRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const output = recordOutput1(r);
-  if (output === undefined) return out;
+  if (output === undefined) return;
   const on = output === 1;
   if (on && !s.outputActive && rules.violationOutput?.enabled) {
     const cooled =
@@ -185,14 +187,12 @@ export const violationOutputRule: PositionRule = ({ ctx, r, s, rules, alert, who
     }
   }
   s.outputActive = on;
-  return out;
 };
 
 /** Ignition transitions; the first reading of a vehicle sets the baseline without an alert. */
-export const ignitionRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const ignitionRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const ign = recordIgnition(r);
-  if (ign === undefined) return out;
+  if (ign === undefined) return;
   if (s.ignition !== undefined && s.ignition !== ign) {
     if (ign && rules.ignition?.on)
       out.push(alert('ignition_on', who, r.time, null, { plate }, `${ctx.vehicleId}:${r.time}`));
@@ -200,29 +200,25 @@ export const ignitionRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate
       out.push(alert('ignition_off', who, r.time, null, { plate }, `${ctx.vehicleId}:${r.time}`));
   }
   s.ignition = ign;
-  return out;
 };
 
 /** Power cut: unplug flag IO 252, or external voltage IO 66 below the threshold (mV). */
-export const powerCutRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const powerCutRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const unplug = ioNumber(r.io, 252);
   const ext = ioNumber(r.io, IO.externalVoltage);
   const minExt = rules.powerCut?.minExternalVoltageMv ?? 3000;
   let cut: boolean | undefined;
   if (unplug !== undefined) cut = unplug === 1;
   else if (ext !== undefined) cut = s.powerCut ? ext < minExt + 500 : ext < minExt;
-  if (cut === undefined) return out;
+  if (cut === undefined) return;
   if (cut && !s.powerCut && rules.powerCut?.enabled) {
     out.push(alert('device_unplugged', who, r.time, ext ?? null, { plate }, `${ctx.vehicleId}:${r.time}`));
   }
   s.powerCut = cut;
-  return out;
 };
 
 /** Low battery: level IO 113 (%) or battery voltage IO 67 (mV), with a small hysteresis. */
-export const lowBatteryRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }) => {
-  const out: AlertRecord[] = [];
+export const lowBatteryRule: PositionRule = ({ ctx, r, s, rules, alert, who, plate }, out) => {
   const level = ioNumber(r.io, IO.batteryLevel);
   const volts = ioNumber(r.io, IO.batteryVoltage);
   const minPct = rules.lowBattery?.minLevelPct ?? 20;
@@ -239,21 +235,20 @@ export const lowBatteryRule: PositionRule = ({ ctx, r, s, rules, alert, who, pla
     value = `${(volts / 1000).toFixed(2)} V`;
     reading = volts;
   }
-  if (low === undefined) return out;
+  if (low === undefined) return;
   if (low && !s.lowBattery && rules.lowBattery?.enabled) {
     out.push(alert('low_battery', who, r.time, reading, { plate, value }, `${ctx.vehicleId}:${r.time}`));
   }
   s.lowBattery = low;
-  return out;
 };
 
-/** Every position rule, in the order their alerts come out. */
-export const positionRules: readonly PositionRule[] = [
-  overspeedRule,
-  idlingRule,
-  emergencyRule,
-  violationOutputRule,
-  ignitionRule,
-  powerCutRule,
-  lowBatteryRule,
-];
+/** Every position rule, in the order their alerts come out (called one by one: each call site stays monomorphic). */
+export function applyPositionRules(p: PositionInput, out: AlertRecord[]): void {
+  overspeedRule(p, out);
+  idlingRule(p, out);
+  emergencyRule(p, out);
+  violationOutputRule(p, out);
+  ignitionRule(p, out);
+  powerCutRule(p, out);
+  lowBatteryRule(p, out);
+}
