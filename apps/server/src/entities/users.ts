@@ -345,7 +345,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
           id,
           tenant.companyId,
         ]);
-        // Out of the company's notification rules' recipients too (see ruleRefs in definitions.ts:
+        // Out of the company's notification rules' recipients too (see ruleRefs in defs/notification-rules.ts:
         // a removed recipient is dropped, not a reason to refuse the delete).
         await tx.query(
           `UPDATE notification_rules

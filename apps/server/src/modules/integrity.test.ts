@@ -678,7 +678,7 @@ describe('notification rule references', () => {
 
 /**
  * Records a scoped admin creates carry the station / branch / school (ON DELETE RESTRICT). The delete of
- * a station, branch or school checks every scoped table first (src/entities/definitions.ts
+ * a station, branch or school checks every scoped table first (src/entities/defs/organisation.ts
  * `scopedDependents`) and answers the 409 naming them; the database's own refusal (23503, or 23001
  * restrict_violation on PostgreSQL 17 and PGlite) is a 409 too (src/app.ts), never a 500.
  */

@@ -18,7 +18,7 @@ export function registerUnknownDeviceRoutes(app: FastifyInstance): void {
    * Refused (unknown) IMEIs: super admins only, list and dismiss (decision).
    * The gateway records an IMEI it does not know with the source address it came from, before any
    * company owns it: the row names no company, and registering the IMEI as a device deletes it
-   * (entities/definitions.ts), so no row can ever be attributed to the company that will own it.
+   * (entities/defs/devices.ts), so no row can ever be attributed to the company that will own it.
    * Any company-level view would therefore show one tenant the hardware (IMEIs, protocols, attempt
    * times) and the network addresses (SIM / APN / office IPs) of devices that belong to another, and
    * a company-level dismiss would let one tenant erase another's evidence. The portal does not show

@@ -87,7 +87,7 @@ const REF: Record<string, string> = {
 /**
  * Gaps found by this matrix and not fixed yet: `id -> why`. Each entry must still fail: fixing it fails
  * the test until the entry is removed here. (The notification rules' vehicle, geofence and recipient
- * lists were listed here; they are now resolved in the tenant, src/entities/definitions.ts ruleRefs.)
+ * lists were listed here; they are now resolved in the tenant, src/entities/defs/notification-rules.ts ruleRefs.)
  */
 const KNOWN_GAPS: Record<string, string> = {};
 
