@@ -218,7 +218,7 @@ export const entityDefs: EntityDef[] = [
     ],
     prepare: (input, ctx) => vehicleDevices(input, ctx),
     onChange: (app, row) => {
-      app.ctx.hub.invalidateVehicle(row.uuid);
+      app.ctx.hub?.invalidateVehicle(row.uuid);
       app.ctx.storage.invalidateDevices();
     },
   },
