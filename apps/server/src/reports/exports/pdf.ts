@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the reference brings the fontkit declaration into every program that compiles this file (the mobile app's typecheck included), which a tsconfig include cannot do
 /// <reference path="./fontkit.d.ts" />
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
