@@ -88,7 +88,15 @@ describe('the composition root', () => {
   it('starts the gateway and the pipeline when on, and stops the listeners through app.close()', async () => {
     const { app, parts } = await embedded({ ...quietEnv });
     expect(parts).toEqual(
-      expect.arrayContaining(['realtime', 'geocoding', 'reports', 'gateway', 'pipeline', 'push', 'messaging']),
+      expect.arrayContaining([
+        'realtime',
+        'geocoding',
+        'reports',
+        'gateway',
+        'pipeline',
+        'push',
+        'messaging',
+      ]),
     );
     // No demo seeded: no simulator even though SIMULATOR defaults to on.
     expect(parts).not.toContain('simulator');

@@ -165,8 +165,12 @@ describe('RealtimeClient against a real ws server', () => {
     const client = make({ logger });
     const got: [string, unknown][] = [];
     client.on('device-location:v1', (data) => got.push(['location', (data as { speed: number }).speed]));
-    client.on('generic-device-location:v1', (data) => got.push(['generic', (data as { speed: number }).speed]));
-    client.on('user-7', (data, message) => got.push(['notification', [(data as { uuid: string }).uuid, message.event]]));
+    client.on('generic-device-location:v1', (data) =>
+      got.push(['generic', (data as { speed: number }).speed]),
+    );
+    client.on('user-7', (data, message) =>
+      got.push(['notification', [(data as { uuid: string }).uuid, message.event]]),
+    );
     client.on('command-response:imei-1', (data, message) =>
       got.push([`command via ${message.event}`, (data as { uuid: string }).uuid]),
     );
