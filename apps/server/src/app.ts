@@ -9,7 +9,7 @@ import { parseLocale, t, type Locale } from './http/i18n';
 import { registerSecurity } from './http/security';
 import { bearerToken, resolveTenant, sessionFromToken, type Principal } from './auth/session';
 import type { Tenant } from './tenancy/context';
-import { RealtimeHub } from './realtime/hub';
+import type { RealtimeHub } from './realtime/hub';
 
 export interface AppDeps {
   config: Config;
@@ -27,7 +27,8 @@ export interface AppContext {
   storage: Storage;
   bus: Bus;
   messenger: Messenger;
-  hub: RealtimeHub;
+  /** The WebSocket hub, set by the realtime part (realtime/plugin.ts); undefined without it. */
+  hub?: RealtimeHub | undefined;
   now: () => Date;
 }
 
@@ -134,8 +135,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { maxParamLength: 200 },
   });
   const now = deps.now ?? (() => new Date());
-  const hub = new RealtimeHub(deps.storage.db, deps.bus);
-  app.decorate('ctx', { ...deps, now, hub });
+  app.decorate('ctx', { ...deps, now });
   app.decorateRequest('locale', 'en');
   app.decorateRequest('timezone', 'UTC');
 
@@ -190,9 +190,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.code(404).send({ message: t(req.locale ?? 'en', 'not_found') }),
   );
 
-  app.addHook('onClose', async () => {
-    hub.close();
-  });
   return app;
 }
 

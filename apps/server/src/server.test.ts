@@ -87,7 +87,17 @@ describe('the composition root', () => {
 
   it('starts the gateway and the pipeline when on, and stops the listeners through app.close()', async () => {
     const { app, parts } = await embedded({ ...quietEnv });
-    expect(parts).toEqual(expect.arrayContaining(['reports', 'gateway', 'pipeline', 'push', 'messaging']));
+    expect(parts).toEqual(
+      expect.arrayContaining([
+        'realtime',
+        'geocoding',
+        'reports',
+        'gateway',
+        'pipeline',
+        'push',
+        'messaging',
+      ]),
+    );
     // No demo seeded: no simulator even though SIMULATOR defaults to on.
     expect(parts).not.toContain('simulator');
     const port = app.gateway.ports.teltonika;
@@ -111,7 +121,7 @@ describe('the composition root', () => {
       await host.close();
       return parts;
     };
-    expect(await names(['api'])).toEqual(['reports', 'portal']);
+    expect(await names(['api'])).toEqual(['realtime', 'geocoding', 'reports', 'portal']);
     expect(await names(['gateway'])).toEqual(['gateway']);
     expect(await names(['worker'])).toEqual(['pipeline', 'push', 'messaging', 'retention']);
     expect(await names(['worker'], ['pipeline', 'push', 'messaging'])).toEqual(['retention']);

@@ -12,6 +12,8 @@ import messagingPart from './messaging/plugin';
 import maintenancePart from './maintenance/plugin';
 import retentionPart from './cluster/retention-plugin';
 import portalPart from './http/portal-plugin';
+import realtimePart from './realtime/plugin';
+import geocodingPart from './geocoding/plugin';
 import { buildApp, type AppDeps } from './app';
 import { registerAuthRoutes } from './auth/routes';
 import { registerCrud, type Crud } from './entities/crud';
@@ -23,22 +25,20 @@ import { registerNotificationRoutes } from './modules/notifications';
 import { registerRecordRoutes } from './modules/records';
 import { registerDeviceFieldRoutes } from './modules/device-field';
 import { registerFileRoutes } from './modules/files';
-import { registerWebSocket } from './realtime/ws';
 import { registerOpenApi } from './openapi/openapi';
 import { registerShareRoutes } from './modules/share';
 import { registerCommandRoutes } from './commands/routes';
 import { registerSalikGateRoutes } from './modules/salik-gates';
 import { instrumentHttp } from './metrics/health';
 import { registerMapRoutes } from './map/base-layers';
-import { registerGeocodingRoutes } from './geocoding/routes';
 import { registerMessagingRoutes } from './messaging/routes';
 import { registerGuardianMessageRoutes } from './guardians/routes';
 
 /**
  * The composition root of the server.
  *
- * {@link createServer} builds the HTTP API: the app (hooks, errors, the realtime hub) plus every route
- * module and the WebSocket endpoint. {@link PARTS} is every other part of the product, each a Fastify
+ * {@link createServer} builds the HTTP API: the app (hooks, errors) plus every route module of the
+ * contract's entities. {@link PARTS} is every other part of the product, each a Fastify
  * plugin (fastify-plugin, so its hooks and decorators reach the root) with its declared dependencies,
  * the process roles it belongs to and its on/off switch; {@link registerParts} registers the list in
  * order. There is no discovery: a part exists because it is listed here.
@@ -48,7 +48,7 @@ import { registerGuardianMessageRoutes } from './guardians/routes';
  * registration (the gateway stops taking records before the pipeline flushes what it has).
  *
  * Roles: `embedded` is the one-process product (main.ts); the scale-out roles (cluster/node.ts) pick
- * their share of the same list: `api` serves HTTP (reports and the portal included), `gateway` runs
+ * their share of the same list: `api` serves HTTP (realtime, geocoding, reports and the portal), `gateway` runs
  * the device listeners, `worker` the pipeline and the outbox workers. ROLE=all composes all three.
  */
 /** Answers smaller than this (bytes) are sent as they are. */
@@ -70,7 +70,6 @@ export async function createServer(
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     globalDecompression: false,
   });
-  await registerWebSocket(app);
   registerAuthRoutes(app);
   const cruds: Record<string, Crud> = {};
   for (const def of entityDefs) cruds[def.name] = registerCrud(app, def);
@@ -86,7 +85,6 @@ export async function createServer(
   registerCommandRoutes(app);
   registerSalikGateRoutes(app);
   registerMapRoutes(app, deps.config);
-  registerGeocodingRoutes(app, deps.config);
   registerMessagingRoutes(app);
   registerGuardianMessageRoutes(app);
   return Object.assign(app, { cruds });
@@ -106,6 +104,13 @@ export interface Part {
 
 /** Every part of the server, in the order they start (they stop in the reverse order). */
 export const PARTS: readonly Part[] = [
+  // The WebSocket hub and endpoint (live positions, command answers, notifications). First, so it is
+  // the last to stop: the parts that publish (gateway, pipeline) stop before it closes the sockets.
+  // No switch: an API serves the portal's socket; processes without one take other roles.
+  { name: 'realtime', plugin: realtimePart, roles: ['embedded', 'api'], on: () => true },
+  // Reverse geocoding for the portal's addresses; GEOCODER_URL unset answers `enabled: false` (see
+  // geocoding/plugin.ts for why the route stays registered).
+  { name: 'geocoding', plugin: geocodingPart, roles: ['embedded', 'api'], on: () => true },
   // Report and export routes: the API serves them whether or not this process runs the pipeline.
   { name: 'reports', plugin: reportsPart, roles: ['embedded', 'api'], on: () => true },
   // Device listeners (TCP, UDP, OsmAnd HTTP, MQTT); GATEWAY=off for an API-only process.

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../src/config/config';
-import { createServer } from '../src/server';
+import { createServer, registerParts } from '../src/server';
 import { MemoryMessenger } from '../src/auth/messenger';
 import { InProcessBus } from '../src/realtime/bus';
 import type { Storage } from '../src/storage/storage';
@@ -63,11 +63,18 @@ export interface Harness {
 /** One storage + app per test file (PGlite opens once); `reset` truncates data cheaply. */
 export async function createHarness(name: string, env: Record<string, string> = {}): Promise<Harness> {
   const storage = await openTestStorage(name);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FLEET_SEED_DEMO: 'false', ...env });
+  const vars = { NODE_ENV: 'test', LOG_LEVEL: 'silent', FLEET_SEED_DEMO: 'false', ...env };
+  const config = loadConfig(vars);
   const messenger = new MemoryMessenger();
   const bus = new InProcessBus();
   const clock = { now: new Date('2026-11-20T10:00:00Z') };
   const app = await createServer({ config, storage, bus, messenger, now: () => clock.now, logger: false });
+  // The API's realtime and geocoding parts (server.ts PARTS); reports and the portal are left to the
+  // tests that need them.
+  await registerParts(app, ['api'], { config, env: vars, storage, bus, log: () => undefined }, [
+    'reports',
+    'portal',
+  ]);
   await app.ready();
   return {
     app,
@@ -80,7 +87,7 @@ export async function createHarness(name: string, env: Record<string, string> = 
       await storage.db.exec(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY CASCADE`);
       messenger.sent.length = 0;
       storage.invalidateDevices();
-      app.ctx.hub.invalidateVehicle();
+      app.ctx.hub?.invalidateVehicle();
     },
     async close() {
       await app.close();

@@ -23,6 +23,7 @@ export * from './schemas/map';
 export * from './schemas/geocoding';
 export * from './schemas/message';
 export * from './realtime';
+export * from './realtime-client';
 export * from './endpoints';
 export * from './client';
 export * from './openapi';

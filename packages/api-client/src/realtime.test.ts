@@ -99,10 +99,11 @@ describe('real-time frames (one message or a batch, checked against the contract
     const frame = parseRealtimeFrame(JSON.stringify(payload));
     expect(frame.messages.map((m) => m.event)).toEqual(expected.events);
     expect(frame.invalid).toBe(expected.invalid);
+    expect(frame.error).toBe(expected.invalid > 0 ? 'outside the contract' : undefined);
   });
 
   it('counts a frame that is not JSON as one invalid message', () => {
-    expect(parseRealtimeFrame('{oops')).toEqual({ messages: [], invalid: 1 });
+    expect(parseRealtimeFrame('{oops')).toEqual({ messages: [], invalid: 1, error: 'not JSON' });
   });
 
   it('keeps the data of a valid message', () => {

@@ -126,6 +126,8 @@ export interface RealtimeFrame {
   messages: (RealtimeServerMessage | typeof PONG_MESSAGE)[];
   /** Messages dropped because they are not JSON or do not fit the contract (never cast). */
   invalid: number;
+  /** Why messages were dropped, for the log: the frame is not JSON, or a message is not of the contract. */
+  error?: 'not JSON' | 'outside the contract';
 }
 
 /**
@@ -137,7 +139,7 @@ export function parseRealtimeFrame(text: string): RealtimeFrame {
   try {
     raw = JSON.parse(text);
   } catch {
-    return { messages: [], invalid: 1 };
+    return { messages: [], invalid: 1, error: 'not JSON' };
   }
   const items = Array.isArray(raw) ? raw : [raw];
   const frame: RealtimeFrame = { messages: [], invalid: 0 };
@@ -148,7 +150,10 @@ export function parseRealtimeFrame(text: string): RealtimeFrame {
     }
     const parsed = realtimeServerMessageSchema.safeParse(item);
     if (parsed.success) frame.messages.push(parsed.data);
-    else frame.invalid += 1;
+    else {
+      frame.invalid += 1;
+      frame.error = 'outside the contract';
+    }
   }
   return frame;
 }

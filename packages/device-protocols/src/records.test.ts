@@ -3,10 +3,9 @@ import {
   digitalOutputOf,
   emergencyOf,
   ignitionOf,
-  ioToJson,
+  ioElementsJson,
   isIdle,
   knotsToKmh,
-  toLocationRecord,
   unpluggedOf,
 } from './records';
 
@@ -51,66 +50,16 @@ describe('record helpers', () => {
 
   it('emergency, JSON conversion and units', () => {
     expect(emergencyOf({ io: { 251: 1 } })).toBe(true);
-    expect(ioToJson({ 1: 2, 11: 2n ** 60n, 385: Uint8Array.of(1, 255), 5: 'x' })).toEqual({
-      1: 2,
-      5: 'x',
-      11: '1152921504606846976',
-      385: '01ff',
+    expect(
+      JSON.parse(ioElementsJson({ 1: 2, 11: 2n ** 60n, 385: Uint8Array.of(1, 255), 5: 'x', 9: NaN })),
+    ).toEqual({
+      1: { value: 2 },
+      5: { value: 'x' },
+      9: { value: null },
+      11: { value: '1152921504606846976' },
+      385: { value: '01ff' },
     });
+    expect(ioElementsJson({})).toBe('{}');
     expect(knotsToKmh(10)).toBeCloseTo(18.52);
-  });
-});
-
-describe('toLocationRecord', () => {
-  const base = {
-    imei: '356307042441013',
-    protocol: 'teltonika' as const,
-    fixTime: Date.UTC(2026, 10, 21, 3, 0, 0),
-    valid: true,
-    latitude: 25.2,
-    longitude: 55.27,
-    altitude: 12,
-    speed: 0,
-    course: 90,
-    satellites: 9,
-    eventId: 0,
-    io: { 239: 1, 179: 1, 11: 2n ** 60n, 385: Uint8Array.of(0xab) } as Record<
-      number,
-      number | bigint | Uint8Array
-    >,
-  };
-
-  it('maps to the spec fields', () => {
-    expect(toLocationRecord(base)).toEqual({
-      created_at: '2026-11-21T03:00:00.000Z',
-      ignition: 1,
-      is_idle: true,
-      latitude: 25.2,
-      longitude: 55.27,
-      speed: 0,
-      io_elements: {
-        11: { value: '1152921504606846976' },
-        179: { value: 1 },
-        239: { value: 1 },
-        385: { value: 'ab' },
-      },
-      digital_output1: 1,
-      digital_output2: 0,
-      device_imei: '356307042441013',
-      heading: 90,
-      altitude: 12,
-      satellites: 9,
-    });
-  });
-
-  it.each([
-    [{ valid: false, latitude: 0, longitude: 0 }, null],
-    [{ valid: false, latitude: 25.1, longitude: 55.1 }, 25.1],
-  ])('coordinates of %j -> %s', (overrides, latitude) => {
-    expect(toLocationRecord({ ...base, ...overrides, io: {} })).toMatchObject({
-      latitude,
-      ignition: 0,
-      is_idle: false,
-    });
   });
 });

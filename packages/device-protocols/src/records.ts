@@ -171,71 +171,39 @@ export function isIdle(record: Pick<DecodedRecord, 'io' | 'speed'>, maxSpeedKmh 
   return ign && record.speed < maxSpeedKmh;
 }
 
-/** IO values as JSON-safe values (bigint -> decimal string, bytes -> hex) for storage and the wire. */
-export function ioToJson(io: Record<number, IoValue>): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
-  for (const key of Object.keys(io)) {
-    const v = io[Number(key)];
+const DIGITS = /^\d+$/;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * The one serialisation of a record's IO: the `io_elements` JSON of the spec's location record
+ * (`{"<id>":{"value":v}}`), integers as numbers, bigint as a decimal string, bytes as hex, a non-finite
+ * number as null. The gateway stores this text as it is (the jsonb column) and the live message carries
+ * the same values; nothing else writes IO as JSON.
+ *
+ * Written by hand rather than `JSON.stringify` of an object: the gateway calls it once per record on
+ * its hottest path, and one flat string is one allocation where the object would be ~20 (see
+ * toLocationInput in the server's gateway/records.ts for the measurement behind that).
+ */
+export function ioElementsJson(io: Record<number, IoValue>): string {
+  const parts: string[] = [];
+  for (const key in io) {
+    const v = io[key as unknown as number];
     if (v === undefined) continue;
-    if (typeof v === 'bigint') out[key] = v.toString();
-    else if (v instanceof Uint8Array) {
+    let text: string;
+    if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : 'null';
+    else if (typeof v === 'bigint') text = `"${v.toString()}"`;
+    else if (typeof v === 'string') text = JSON.stringify(v);
+    else {
       let hex = '';
-      for (const b of v) hex += b.toString(16).padStart(2, '0');
-      out[key] = hex;
-    } else out[key] = v;
+      for (const b of v) hex += HEX[b];
+      text = `"${hex}"`;
+    }
+    parts.push(`${DIGITS.test(key) ? `"${key}"` : JSON.stringify(key)}:{"value":${text}}`);
   }
-  return out;
+  return `{${parts.join(',')}}`;
 }
 
 /** Knots to km/h (the OsmAnd protocol reports knots). */
 export function knotsToKmh(knots: number): number {
   return knots * 1.852;
-}
-
-/**
- * The spec's location record (§3) as the API carries it (the shape of `locationRecordSchema` in
- * @fleet/api-client, built here without zod so the codecs stay dependency-free).
- */
-export interface LocationRecordFields {
-  created_at: string;
-  ignition: 0 | 1;
-  is_idle: boolean;
-  latitude: number | null;
-  longitude: number | null;
-  /** km/h */
-  speed: number;
-  io_elements: Record<string, { value: number | string }>;
-  digital_output1: 0 | 1;
-  digital_output2: 0 | 1;
-  device_imei: string;
-  heading: number | null;
-  altitude: number | null;
-  satellites: number;
-}
-
-/**
- * Maps a decoded record to the spec's location record. `created_at` is the device's fix time.
- * Coordinates are null only for a record without a fix that carries no position at all (0,0 and not
- * valid), so consumers keep the previous ones; devices that repeat their last known position with an
- * invalid fix keep it. Absent ignition / outputs read as 0 (the spec compares them with 1).
- */
-export function toLocationRecord(record: DecodedRecord): LocationRecordFields {
-  const noPosition = !record.valid && record.latitude === 0 && record.longitude === 0;
-  const ioElements: Record<string, { value: number | string }> = {};
-  for (const [key, value] of Object.entries(ioToJson(record.io))) ioElements[key] = { value };
-  return {
-    created_at: new Date(record.fixTime).toISOString(),
-    ignition: ignitionOf(record) ? 1 : 0,
-    is_idle: isIdle(record) ?? false,
-    latitude: noPosition ? null : record.latitude,
-    longitude: noPosition ? null : record.longitude,
-    speed: Math.max(0, record.speed),
-    io_elements: ioElements,
-    digital_output1: digitalOutputOf(record, 1) ?? 0,
-    digital_output2: digitalOutputOf(record, 2) ?? 0,
-    device_imei: record.imei,
-    heading: noPosition ? null : record.course,
-    altitude: noPosition ? null : record.altitude,
-    satellites: record.satellites,
-  };
 }

@@ -1,14 +1,13 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { parseRealtimeFrame, type LiveVehiclesResponse } from '@fleet/api-client';
 import {
   RealtimeClient,
   realtimeKey,
-  shouldShowEmergencyAlert,
-  storageKeys,
+  type LiveVehiclesResponse,
   type WebSocketLike,
-} from '@fleet/core';
+} from '@fleet/api-client';
+import { shouldShowEmergencyAlert, storageKeys } from '@fleet/core';
 import { Button, Dialog, PlateCard } from '@fleet/ui';
 import { useServices, useSession } from '../state/app-context';
 import { useCoreText } from '../i18n/core-text';
@@ -48,16 +47,13 @@ export function LiveConnection({ children }: { children?: ReactNode }) {
   // One client per company, user, token and language; constructing it connects nothing (the effect does).
   const client = useMemo(() => {
     if (!companyUuid || !userUuid || typeof WebSocket === 'undefined') return null;
-    return new RealtimeClient<PortalRealtimeMessage>({
+    return new RealtimeClient({
       baseUrl: window.location.origin,
       firstId: companyUuid,
       secondId: userUuid,
       token,
       locale,
       createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-      // Every message is checked against the contract's schema of its event; one that does not fit is
-      // dropped and counted (client.droppedCount), never cast.
-      parseFrame: parseRealtimeFrame,
       logger: console,
     });
   }, [companyUuid, userUuid, token, locale]);

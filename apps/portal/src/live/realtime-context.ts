@@ -1,10 +1,13 @@
 import { createContext, useContext, useEffect, useRef } from 'react';
-import type { RealtimeFrame } from '@fleet/api-client';
-import { realtimeKey, type RealtimeClient } from '@fleet/core';
+import { realtimeKey, type RealtimeClient, type RealtimeClientMessage } from '@fleet/api-client';
 
-/** A message as the portal's client hands it out: parsed with the contract's schemas, typed by event. */
-export type PortalRealtimeMessage = RealtimeFrame['messages'][number];
-export type PortalRealtimeClient = RealtimeClient<PortalRealtimeMessage>;
+/**
+ * A message as the portal's client hands it out: parsed with the contract's schemas (every message
+ * is checked against its event's schema; one that does not fit is dropped and counted in
+ * client.droppedCount, never cast), typed by event.
+ */
+export type PortalRealtimeMessage = RealtimeClientMessage;
+export type PortalRealtimeClient = RealtimeClient;
 
 export const RealtimeContext = createContext<PortalRealtimeClient | null>(null);
 

@@ -1,6 +1,7 @@
 import {
   digitalOutputOf,
   ignitionOf,
+  ioElementsJson,
   isIdle,
   unpluggedOf,
   type DecodedRecord,
@@ -39,7 +40,7 @@ export function toLocationInput(
     Math.abs(record.longitude) <= 180 &&
     !(record.latitude === 0 && record.longitude === 0);
   const timeOk = record.fixTime >= MIN_FIX_MS && record.fixTime <= now + maxFutureMs;
-  const ioJson = ioJsonOf(record.io);
+  const ioJson = ioElementsJson(record.io);
   return {
     deviceId: device.deviceId,
     vehicleId: device.vehicleId,
@@ -61,39 +62,26 @@ export function toLocationInput(
   };
 }
 
-const DIGITS = /^\d+$/;
-
-/**
- * io_elements of a record serialized (`{"<id>":{"value":v}}`, values as ioToJson of
- * @fleet/device-protocols renders them: bigint as a decimal string, bytes as hex, non-finite as null).
+/*
+ * IO is serialised once, by ioElementsJson of @fleet/device-protocols, into `LocationInput.ioJson`.
  *
  * Why a string and not the object: a batch lives from decode until its commit (hundreds of ms under
  * load), long enough for V8 to promote whatever it holds to the old generation, and profiling the
  * PostgreSQL ingest showed garbage collection as the largest single cost (~40% of the gateway's busy
- * time). One flat string per record is one object to carry instead of ~20; the object is parsed back
- * only for records that were stored and are published ({@link withIoElements}), and dies young.
+ * time). One flat string per record is one object to carry instead of ~20; storage writes it to the
+ * jsonb column as it is. The object is parsed from that text only for records that were stored and
+ * are published ({@link withIoElements}), and dies young: the pipeline reads IO from that object and
+ * the live message carries it, encoded again only as part of the whole message by the bus (NATS) and
+ * the socket. Splicing the stored text into the outgoing frame instead would tie the hub's framing
+ * and the bus codec to this one field for a saving only on records that are published live.
  */
-export function ioJsonOf(io: Record<number, IoValue>): string {
-  const parts: string[] = [];
-  for (const key in io) {
-    const v = io[key as unknown as number];
-    if (v === undefined) continue;
-    let text: string;
-    if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : 'null';
-    else if (typeof v === 'bigint') text = `"${v.toString()}"`;
-    else if (typeof v === 'string') text = JSON.stringify(v);
-    else text = `"${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}"`;
-    parts.push(`${DIGITS.test(key) ? `"${key}"` : JSON.stringify(key)}:{"value":${text}}`);
-  }
-  return `{${parts.join(',')}}`;
-}
 
 /** The io_elements object and its JSON (tests; the gateway keeps only the JSON until publishing). */
 export function ioElementsOf(io: Record<number, IoValue>): {
   ioElements: Record<string, { value: number | string }>;
   ioJson: string;
 } {
-  const ioJson = ioJsonOf(io);
+  const ioJson = ioElementsJson(io);
   return { ioElements: JSON.parse(ioJson) as Record<string, { value: number | string }>, ioJson };
 }
 

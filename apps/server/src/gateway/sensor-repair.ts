@@ -1,9 +1,8 @@
 import type { DecodedRecord, IoValue } from '@fleet/device-protocols';
-import { ignitionOf, isIdle } from '@fleet/device-protocols';
+import { ignitionOf, ioElementsJson, isIdle } from '@fleet/device-protocols';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../storage/db';
 import type { Bus } from '../realtime/bus';
-import { ioJsonOf } from './records';
 import { applySensors, loadSensorSettings, SENSOR_SETTINGS_TTL_MS } from './sensors';
 
 /**
@@ -127,8 +126,8 @@ export async function reapplySensors(
       const out = applySensors(record, device.type, settings);
       const ign = ignitionOf(out) ?? false;
       const idle = isIdle(out) ?? false;
-      const json = ioJsonOf(out.io);
-      const same = out === record || json === ioJsonOf(io);
+      const json = ioElementsJson(out.io);
+      const same = out === record || json === ioElementsJson(io);
       if (same && ign === (r.ignition ?? false) && idle === (r.is_idle ?? false)) continue;
       updates.push({ t: new Date(fixTime).toISOString(), io: json, ign, idle });
     }

@@ -50,9 +50,10 @@ export async function addDevices(
 
 /** A fake WebSocket client registered on the hub; collects what the hub delivers. */
 export function hubClient(
-  hub: RealtimeHub,
+  hub: RealtimeHub | undefined,
   c: { userId: number; userUuid: string; companyId: number; companyUuid: string },
 ) {
+  if (!hub) throw new Error('hubClient: no realtime hub (register the realtime part of server.ts)');
   const messages: { event: string; path: string; data: Record<string, unknown> }[] = [];
   const client: RealtimeClient = {
     socket: {

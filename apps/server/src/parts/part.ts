@@ -5,8 +5,8 @@ import type { Bus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 
 /**
- * What every part of the server (gateway, pipeline, reports, push, messaging, maintenance, portal,
- * simulator) is given when server.ts registers it as a Fastify plugin. A part starts its work in its
+ * What every part of the server (realtime, geocoding, gateway, pipeline, reports, push, messaging,
+ * maintenance, portal, simulator) is given when server.ts registers it as a Fastify plugin. A part starts its work in its
  * plugin body and stops it in an `onClose` hook, so `app.close()` is the one shutdown path of every
  * process (embedded, and each cluster role).
  *

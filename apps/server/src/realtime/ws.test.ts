@@ -161,8 +161,8 @@ describe('WebSocket', () => {
     ]);
     expect(other.messages).toEqual([]);
     for (const c of [admin, branch1, other]) c.ws.close();
-    await until(() => h.app.ctx.hub.size === 0);
-    expect(h.app.ctx.hub.size).toBe(0);
+    await until(() => h.app.ctx.hub!.size === 0);
+    expect(h.app.ctx.hub!.size).toBe(0);
   });
 
   it('words an alert notification in the language of each socket', async () => {
@@ -194,7 +194,7 @@ describe('WebSocket', () => {
     expect(arEvent!.data.uuid).toBe(data.uuid);
     expect(enEvent!.data).toEqual(data);
     for (const c of [ar, en]) c.ws.close();
-    await until(() => h.app.ctx.hub.size === 0);
+    await until(() => h.app.ctx.hub!.size === 0);
   });
 
   it('sends a burst as a few frames carrying many vehicles, with the same final state (issue 13)', async () => {
@@ -243,6 +243,6 @@ describe('WebSocket', () => {
       expect(last.get(v.uuid)).toEqual(published.filter((p) => p.vehicle_uuid === v.uuid).at(-1));
     }
     admin.ws.close();
-    await until(() => h.app.ctx.hub.size === 0);
+    await until(() => h.app.ctx.hub!.size === 0);
   });
 });

@@ -5,6 +5,7 @@ import { loadTenant, type Tenant } from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
 import { alertLocale } from '../alerts/messages';
 import { parseLocale, t } from '../http/i18n';
+import type { RealtimeHub } from './hub';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,7 +23,7 @@ declare module 'fastify' {
  * never reaches a log line (the request serializer drops query strings). {event:'ping'} gets
  * {event:'pong'}; everything else arrives from the bus through the RealtimeHub.
  */
-export async function registerWebSocket(app: FastifyInstance): Promise<void> {
+export async function registerWebSocket(app: FastifyInstance, hub: RealtimeHub): Promise<void> {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const db = app.ctx.storage.db;
 
@@ -57,7 +58,7 @@ export async function registerWebSocket(app: FastifyInstance): Promise<void> {
     },
     (socket, req) => {
       const { principal, tenant } = req.wsAuth!;
-      const remove = app.ctx.hub.add({
+      const remove = hub.add({
         socket,
         userId: principal.user.id,
         userUuid: principal.user.uuid,

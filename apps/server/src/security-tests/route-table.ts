@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints, type EndpointName } from '@fleet/api-client';
 import { loadConfig } from '../config/config';
-import { createServer } from '../server';
+import { createServer, registerParts } from '../server';
 import { MemoryMessenger } from '../auth/messenger';
 import { InProcessBus } from '../realtime/bus';
 import { registerReportRoutes } from '../reports/routes';
@@ -66,8 +66,9 @@ export const NON_CONTRACT_ROUTES: Record<string, string> = {
 export const NOT_IMPLEMENTED: Record<string, string> = {};
 
 /**
- * The whole HTTP surface as main.ts builds it for a request: createServer plus the routes the
- * pipeline plugin adds (reports and exports). The gateway adds none.
+ * The whole HTTP surface as main.ts builds it for a request: createServer, the API parts of server.ts
+ * that add routes (realtime's WebSocket, geocoding) and the report and export routes. The gateway adds
+ * none.
  */
 export async function createFullServer(name: string): Promise<{
   app: FastifyInstance;
@@ -76,16 +77,22 @@ export async function createFullServer(name: string): Promise<{
   close(): Promise<void>;
 }> {
   const storage = await openTestStorage(name);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FLEET_SEED_DEMO: 'false' });
+  const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', FLEET_SEED_DEMO: 'false' };
+  const config = loadConfig(env);
   const clock = { now: new Date('2026-11-20T10:00:00Z') };
+  const bus = new InProcessBus();
   const app = await createServer({
     config,
     storage,
-    bus: new InProcessBus(),
+    bus,
     messenger: new MemoryMessenger(),
     now: () => clock.now,
     logger: false,
   });
+  await registerParts(app, ['api'], { config, env, storage, bus, log: () => undefined }, [
+    'reports',
+    'portal',
+  ]);
   registerReportRoutes(app, { rollupTimeZone: 'Asia/Dubai' });
   await app.ready();
   return {

@@ -1,13 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import * as schema from './schema';
 import { withWriteWatch, type WriteWatch } from './write-watch';
 
 /**
@@ -23,8 +19,6 @@ export interface Queryable {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
-export type Drizzle = PgDatabase<PgQueryResultHKT, typeof schema>;
-
 /**
  * One PostgreSQL, two drivers: embedded PGlite (a folder, or memory when `dataDir` is undefined)
  * or node-postgres. Both return int8 as JS numbers (ids stay far below 2^53), timestamptz as Date,
@@ -33,7 +27,6 @@ export type Drizzle = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database extends Queryable, WriteWatch {
   readonly driver: 'pglite' | 'pg';
   readonly schema: string;
-  readonly drizzle: Drizzle;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   transaction<T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>): Promise<T>;
@@ -113,13 +106,11 @@ async function openPglite(
   if (schemaName !== 'public') {
     await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schemaName}; SET search_path = ${schemaName}, public`);
   }
-  const drizzle = drizzlePglite(client, { schema }) as unknown as Drizzle;
   const q = async <T>(text: string, params?: readonly unknown[]) =>
     (await client.query<T>(text, params as unknown[] | undefined)).rows;
   return {
     driver: 'pglite',
     schema: schemaName,
-    drizzle,
     query: q,
     exec: async (text) => {
       await client.exec(text);
@@ -175,11 +166,9 @@ async function openPg(
   pool.on('error', () => {
     /* idle client errors surface on the next query */
   });
-  const drizzle = drizzlePg(pool, { schema }) as unknown as Drizzle;
   return {
     driver: 'pg',
     schema: schemaName,
-    drizzle,
     query: async <T>(text: string, params?: readonly unknown[]) =>
       (await pool.query(text, params as unknown[] | undefined)).rows as T[],
     exec: async (text) => {

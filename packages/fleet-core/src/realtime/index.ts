@@ -1,3 +1,2 @@
 export * from './logger';
 export * from './timers';
-export * from './realtime-client';

@@ -93,7 +93,7 @@ export const vehicleEntity: EntityDef = {
   ],
   prepare: (input, ctx) => vehicleDevices(input, ctx),
   onChange: (app, row) => {
-    app.ctx.hub.invalidateVehicle(row.uuid);
+    app.ctx.hub?.invalidateVehicle(row.uuid);
     app.ctx.storage.invalidateDevices();
   },
 };

@@ -2,16 +2,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
+import type { Logger, Timers } from '@fleet/core';
+import { U1, deviceCommand, location, notification } from '../test/fixtures';
 import {
-  parseRealtimeMessage,
   RealtimeClient,
   realtimeKey,
   realtimeUrl,
   type RealtimeClientOptions,
   type WebSocketLike,
 } from './realtime-client';
-import type { Logger } from './logger';
-import type { Timers } from './timers';
+
+// Messages of the contract (realtime.ts): the client hands out only what fits its event's schema.
+const live = (speed: number) => ({ ...location, speed, vehicle_uuid: U1 });
 
 // A real `ws` server in the test process; only the client's intervals are faked.
 
@@ -97,28 +99,6 @@ describe('realtimeUrl', () => {
   });
 });
 
-describe('parseRealtimeMessage', () => {
-  it.each<[unknown, unknown]>([
-    [
-      '{"event":"notification","path":"u","data":{"a":1}}',
-      { event: 'notification', path: 'u', data: { a: 1 } },
-    ],
-    ['{"event":"pong"}', { event: 'pong', data: undefined }],
-    ['{"event":"x","path":null}', { event: 'x', data: undefined }],
-    [new TextEncoder().encode('{"event":"a"}'), { event: 'a', data: undefined }],
-    [new TextEncoder().encode('{"event":"b"}').buffer, { event: 'b', data: undefined }],
-    ['not json', { error: 'not JSON' }],
-    ['[1]', { error: 'not an object' }],
-    ['null', { error: 'not an object' }],
-    ['{"path":"x"}', { error: 'missing event' }],
-    ['{"event":""}', { error: 'missing event' }],
-    ['{"event":"a","path":3}', { error: 'path is not a string' }],
-    [42, { error: 'unsupported payload type' }],
-  ])('%j', (payload, expected) => {
-    expect(parseRealtimeMessage(payload)).toEqual(expected);
-  });
-});
-
 describe('RealtimeClient against a real ws server', () => {
   let server: Server;
   let clients: RealtimeClient[];
@@ -184,39 +164,46 @@ describe('RealtimeClient against a real ws server', () => {
     const logger = recordingLogger();
     const client = make({ logger });
     const got: [string, unknown][] = [];
-    client.on('device-location:imei-1', (data) => got.push(['location', data]));
-    client.on('generic-device-location:imei-1', (data) => got.push(['generic', data]));
-    client.on('user-7', (data, message) => got.push(['notification', [data, message.event]]));
-    client.on('command-response:imei-1', (data, message) => got.push([`command via ${message.event}`, data]));
+    client.on('device-location:v1', (data) => got.push(['location', (data as { speed: number }).speed]));
+    client.on('generic-device-location:v1', (data) =>
+      got.push(['generic', (data as { speed: number }).speed]),
+    );
+    client.on('user-7', (data, message) =>
+      got.push(['notification', [(data as { uuid: string }).uuid, message.event]]),
+    );
+    client.on('command-response:imei-1', (data, message) =>
+      got.push([`command via ${message.event}`, (data as { uuid: string }).uuid]),
+    );
     client.on('command-response:imei-1', () => {
       throw new Error('listener broke');
     });
-    const off = client.on('device-location:imei-1', () => got.push(['removed', null]));
+    const off = client.on('device-location:v1', () => got.push(['removed', null]));
     off();
     off(); // unsubscribing twice is harmless
     client.connect();
     await server.waitForConnection(1);
     await until(() => client.state === 'open');
     const socket = server.connections[0]!.socket;
-    socket.send(JSON.stringify({ event: 'device-location', path: 'imei-1', data: { lat: 1 } }));
-    socket.send(JSON.stringify({ event: 'generic-device-location', path: 'imei-1', data: 2 }));
-    socket.send(JSON.stringify({ event: 'notification', path: 'user-7', data: { title: 't' } }));
-    socket.send(JSON.stringify({ event: 'device-command-response', path: 'imei-1', data: 'ok' }));
-    socket.send(JSON.stringify({ event: 'command-response', path: 'imei-1', data: 'ok2' }));
+    socket.send(JSON.stringify({ event: 'device-location', path: 'v1', data: live(1) }));
+    socket.send(JSON.stringify({ event: 'generic-device-location', path: 'v1', data: live(2) }));
+    socket.send(JSON.stringify({ event: 'notification', path: 'user-7', data: notification }));
+    socket.send(JSON.stringify({ event: 'device-command-response', path: 'imei-1', data: deviceCommand }));
+    socket.send(JSON.stringify({ event: 'command-response', path: 'imei-1', data: deviceCommand }));
     socket.send(JSON.stringify({ event: 'pong' }));
     socket.send('this is not json');
-    socket.send(JSON.stringify({ event: 'device-location', path: 'nobody-listens', data: 0 }));
-    socket.send(Buffer.from(JSON.stringify({ event: 'device-location', path: 'imei-1', data: 'binary' })));
+    socket.send(JSON.stringify({ event: 'device-location', path: 'nobody-listens', data: live(0) }));
+    socket.send(Buffer.from(JSON.stringify({ event: 'device-location', path: 'v1', data: live(3) })));
     await until(() => got.length >= 6 && client.pongCount === 1);
     expect(got).toEqual([
-      ['location', { lat: 1 }],
+      ['location', 1],
       ['generic', 2],
-      ['notification', [{ title: 't' }, 'notification']],
-      ['command via device-command-response', 'ok'],
-      ['command via command-response', 'ok2'],
-      ['location', 'binary'],
+      ['notification', [notification.uuid, 'notification']],
+      ['command via device-command-response', deviceCommand.uuid],
+      ['command via command-response', deviceCommand.uuid],
+      ['location', 3],
     ]);
     expect(logger.lines).toContain('warn realtime: ignored malformed message (not JSON)');
+    expect(client.droppedCount).toBe(1);
     expect(
       logger.lines.filter((l) => l === 'error realtime: listener for command-response:imei-1 failed'),
     ).toHaveLength(2);
@@ -226,61 +213,50 @@ describe('RealtimeClient against a real ws server', () => {
     const logger = recordingLogger();
     const client = make({ logger });
     const got: unknown[] = [];
-    client.on('device-location:v1', (data) => got.push(data));
-    client.on('device-location:v2', (data) => got.push(data));
+    client.on('device-location:v1', (data) => got.push((data as { speed: number }).speed));
+    client.on('device-location:v2', (data) => got.push((data as { speed: number }).speed));
     client.connect();
     await server.waitForConnection(1);
     await until(() => client.state === 'open');
     const socket = server.connections[0]!.socket;
     socket.send(
       JSON.stringify([
-        { event: 'device-location', path: 'v1', data: 1 },
-        { event: 'device-location', path: 'v2', data: 2 },
+        { event: 'device-location', path: 'v1', data: live(1) },
+        { event: 'device-location', path: 'v2', data: live(2) },
         { path: 'no event' },
         { event: 'pong' },
-        { event: 'device-location', path: 'v1', data: 3 },
+        { event: 'device-location', path: 'v1', data: live(3) },
       ]),
     );
     await until(() => got.length >= 3);
     expect(got).toEqual([1, 2, 3]);
     expect(client.pongCount).toBe(1);
     expect(client.droppedCount).toBe(1);
-    expect(logger.lines).toContain('warn realtime: ignored malformed message (missing event)');
+    expect(logger.lines).toContain('warn realtime: ignored malformed message (outside the contract)');
   });
 
-  it("uses the app's contract parser: what it rejects is dropped and counted, never handed out", async () => {
+  it('parses with the contract: what it rejects is dropped and counted, never handed out', async () => {
     const logger = recordingLogger();
-    type Typed = { event: 'device-location'; path: string; data: { speed: number } };
-    const client = new RealtimeClient<Typed>({
-      baseUrl: `http://127.0.0.1:${server.port}`,
-      firstId: 'company-1',
-      createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-      logger,
-      parseFrame: (text) => {
-        const items = ([] as unknown[]).concat(JSON.parse(text));
-        const ok = items.filter(
-          (m): m is Typed => typeof (m as Typed).data?.speed === 'number' && (m as Typed).data.speed >= 0,
-        );
-        return { messages: ok, invalid: items.length - ok.length };
-      },
-    });
-    clients.push(client as unknown as RealtimeClient);
+    const client = make({ logger });
     const speeds: number[] = [];
-    client.on('device-location:v1', (_data, message) => speeds.push(message.data.speed));
+    client.on('device-location:v1', (_data, message) => {
+      if (message.event === 'device-location') speeds.push(message.data.speed);
+    });
     client.connect();
     await server.waitForConnection(1);
     await until(() => client.state === 'open');
     const socket = server.connections[0]!.socket;
-    socket.send(JSON.stringify({ event: 'device-location', path: 'v1', data: { speed: -5 } }));
+    socket.send(JSON.stringify({ event: 'device-location', path: 'v1', data: live(-5) }));
     socket.send(
       JSON.stringify([
-        { event: 'device-location', path: 'v1', data: { speed: 'fast' } },
-        { event: 'device-location', path: 'v1', data: { speed: 12 } },
+        { event: 'device-location', path: 'v1', data: { ...live(1), speed: 'fast' } },
+        { event: 'device-location', path: 'v1', data: live(12) },
+        { event: 'hello', path: 'v1', data: live(13) },
       ]),
     );
     await until(() => speeds.length >= 1);
     expect(speeds).toEqual([12]);
-    expect(client.droppedCount).toBe(2);
+    expect(client.droppedCount).toBe(3);
     expect(logger.lines).toContain('warn realtime: ignored malformed message (outside the contract)');
   });
 

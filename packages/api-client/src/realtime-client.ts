@@ -1,24 +1,25 @@
-import { PING_INTERVAL_MS, RECONNECT_INTERVAL_MS } from '../constants';
-import { globalTimers, type Timers } from './timers';
-import { silentLogger, type Logger } from './logger';
+import {
+  globalTimers,
+  PING_INTERVAL_MS,
+  RECONNECT_INTERVAL_MS,
+  silentLogger,
+  type Logger,
+  type Timers,
+} from '@fleet/core';
+import { parseRealtimeFrame, type RealtimeFrame } from './realtime';
 
 /**
- * A message on the socket: `{event, path, data}`. Its schemas (one per event kind) are the contract in
- * @fleet/api-client's realtime.ts; core cannot import that package (it depends on core), so the app hands
- * the contract's parser in ({@link RealtimeClientOptions.parseFrame}) and core keeps no copy of the
- * event list.
+ * The real-time socket client, next to the contract it reads (realtime.ts).
+ *
+ * It used to live in @fleet/core, which cannot import this package (this package depends on core for
+ * its validation wording), so core kept a second, shape-only parser for when the app forgot to hand
+ * the contract's parser in. Here the client parses every frame with {@link parseRealtimeFrame} and
+ * nothing else: a message that does not fit its event's schema is dropped and counted, never handed
+ * out. Core keeps the parts that are not about the contract (timers, logger, constants).
  */
-export interface RealtimeMessage {
-  event: string;
-  path?: string;
-  data?: unknown;
-}
 
-/** What a frame parser returns: the messages it accepts and how many it dropped. */
-export interface ParsedFrame<M extends RealtimeMessage = RealtimeMessage> {
-  messages: readonly M[];
-  invalid: number;
-}
+/** A message as the client hands it out: parsed with the contract's schemas, typed by event. */
+export type RealtimeClientMessage = RealtimeFrame['messages'][number];
 
 /**
  * The subset of WebSocket used here; both the browser's WebSocket and `ws` implement it.
@@ -34,13 +35,10 @@ export interface WebSocketLike {
   onmessage: ((event: never) => void) | null;
 }
 
-export type RealtimeListener<M extends RealtimeMessage = RealtimeMessage> = (
-  data: unknown,
-  message: M,
-) => void;
+export type RealtimeListener = (data: unknown, message: RealtimeClientMessage) => void;
 export type RealtimeConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
-export interface RealtimeClientOptions<M extends RealtimeMessage = RealtimeMessage> {
+export interface RealtimeClientOptions {
   /** Provider API host, e.g. 'wss://api.example.com' (http(s) is turned into ws(s)). */
   baseUrl: string;
   /** First path identifier; without it no connection is made. */
@@ -52,12 +50,6 @@ export interface RealtimeClientOptions<M extends RealtimeMessage = RealtimeMessa
   /** Optional language of the connection (en, ar), sent as `locale=`: the server words alerts in it. */
   locale?: string | null;
   createSocket: (url: string) => WebSocketLike;
-  /**
-   * Parses one frame's text (a message, or an array of messages: the server's batch of a burst). The app
-   * passes the contract's parser (api-client `parseRealtimeFrame`), which checks every message against
-   * its event's schema; without it only the `{event, path, data}` shape is checked.
-   */
-  parseFrame?: (text: string) => ParsedFrame<M>;
   timers?: Timers;
   logger?: Logger;
   pingIntervalMs?: number;
@@ -105,67 +97,18 @@ function decodeData(data: unknown): string | null {
   return null;
 }
 
-/** Parses one socket payload into a message, or returns a reason why it is malformed. */
-export function parseRealtimeMessage(payload: unknown): RealtimeMessage | { error: string } {
-  const text = decodeData(payload);
-  if (text === null) return { error: 'unsupported payload type' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { error: 'not JSON' };
-  }
-  return shapeOf(parsed);
-}
-
-function shapeOf(parsed: unknown): RealtimeMessage | { error: string } {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return { error: 'not an object' };
-  const { event, path, data } = parsed as Record<string, unknown>;
-  if (typeof event !== 'string' || event === '') return { error: 'missing event' };
-  if (path !== undefined && path !== null && typeof path !== 'string')
-    return { error: 'path is not a string' };
-  const message: RealtimeMessage = { event, data };
-  if (typeof path === 'string') message.path = path;
-  return message;
-}
-
-/**
- * A frame checked for the `{event, path, data}` shape only: one message or an array of them (a batch);
- * each malformed one is dropped and counted, with the reason of the first.
- */
-export function parseRealtimeFrameShape(text: string): ParsedFrame & { error?: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { messages: [], invalid: 1, error: 'not JSON' };
-  }
-  const items = Array.isArray(parsed) ? parsed : [parsed];
-  const messages: RealtimeMessage[] = [];
-  let error: string | undefined;
-  for (const item of items) {
-    const message = shapeOf(item);
-    if ('error' in message) error ??= message.error;
-    else messages.push(message);
-  }
-  return error === undefined
-    ? { messages, invalid: 0 }
-    : { messages, invalid: items.length - messages.length, error };
-}
-
 /**
  * The real-time socket client of spec section 4. After `connect()` it keeps one socket open: on open
  * it clears the reconnect timer and sends `{event: 'ping'}` every 30 s; on close it stops the ping
  * and retries every 15 s until a socket opens; `close()` stops both for good. Incoming messages are
- * republished to listeners registered under {@link realtimeKey}; pong is accepted silently; malformed
- * messages, socket errors and listener exceptions are only logged.
+ * republished to listeners registered under {@link realtimeKey}; pong is accepted silently; messages
+ * that are not JSON or not of the contract, socket errors and listener exceptions are only logged.
  */
-export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
-  private readonly options: RealtimeClientOptions<M>;
+export class RealtimeClient {
+  private readonly options: RealtimeClientOptions;
   private readonly timers: Timers;
   private readonly logger: Logger;
-  private readonly listeners = new Map<string, Set<RealtimeListener<M>>>();
+  private readonly listeners = new Map<string, Set<RealtimeListener>>();
   private readonly stateListeners = new Set<(state: RealtimeConnectionState) => void>();
   private socket: WebSocketLike | null = null;
   private pingTimer: unknown = null;
@@ -174,7 +117,7 @@ export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
   private pongs = 0;
   private droppedMessages = 0;
 
-  constructor(options: RealtimeClientOptions<M>) {
+  constructor(options: RealtimeClientOptions) {
     this.options = options;
     this.timers = options.timers ?? globalTimers;
     this.logger = options.logger ?? silentLogger;
@@ -244,7 +187,7 @@ export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
   }
 
   /** Registers a listener for one key; returns the unsubscribe function. */
-  on(key: string, listener: RealtimeListener<M>): () => void {
+  on(key: string, listener: RealtimeListener): () => void {
     let set = this.listeners.get(key);
     if (!set) {
       set = new Set();
@@ -268,7 +211,7 @@ export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
   }
 
   /** Sends a message when the socket is open; returns whether it was sent. */
-  send(message: RealtimeMessage | { event: string; [field: string]: unknown }): boolean {
+  send(message: { event: string; [field: string]: unknown }): boolean {
     const socket = this.socket;
     if (!socket || socket.readyState !== OPEN) return false;
     try {
@@ -374,9 +317,7 @@ export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
       this.logger.warn('realtime: ignored malformed message (unsupported payload type)', payload);
       return;
     }
-    const frame: ParsedFrame<M> & { error?: string } = this.options.parseFrame
-      ? this.options.parseFrame(text)
-      : (parseRealtimeFrameShape(text) as ParsedFrame<M> & { error?: string });
+    const frame = parseRealtimeFrame(text);
     if (frame.invalid > 0) {
       this.droppedMessages += frame.invalid;
       this.logger.warn(
@@ -388,7 +329,7 @@ export class RealtimeClient<M extends RealtimeMessage = RealtimeMessage> {
     for (const message of frame.messages) this.dispatch(message);
   }
 
-  private dispatch(message: M): void {
+  private dispatch(message: RealtimeClientMessage): void {
     if (message.event === 'pong') {
       this.pongs += 1;
       return;
