@@ -83,6 +83,8 @@ async function overflow(page: Page) {
       if (r.left >= -0.5 && r.right <= width + 0.5) continue;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden' || style.opacity === '0') continue;
+      // Visually hidden (sr-only: a 1px box clipped to nothing, such as the skip link): not seen.
+      if (style.clip !== 'auto' || style.clipPath !== 'none') continue;
       if (clipped(el)) continue;
       outside.push(describe(el, r));
       if (outside.length >= 3) break;
