@@ -70,8 +70,10 @@ async function overflow(page: Page) {
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
         const style = getComputedStyle(p);
         if (style.overflowX !== 'visible' || style.clipPath !== 'none' || style.position === 'fixed') {
+          // Clipped by a box inside the viewport (the nearest clipping box may itself sit in a
+          // scroller further up, past the edge: look on up).
           const box = p.getBoundingClientRect();
-          return box.left >= -0.5 && box.right <= width + 0.5;
+          if (box.left >= -0.5 && box.right <= width + 0.5) return true;
         }
       }
       return false;

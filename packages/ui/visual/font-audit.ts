@@ -135,6 +135,8 @@ export async function canvasSystemFontUses(page: Page): Promise<SystemFontUse[]>
     document.body.append(box);
     return drawn.length;
   });
+  // A probe may ask for a subset the page has not loaded yet: judge it once loading has finished.
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
   if (count === 0) return [];
   const cdp = await sessionOf(page);
   const uses: SystemFontUse[] = [];
