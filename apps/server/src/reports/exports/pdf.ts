@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- fontkit ships no types; the reference brings our declaration along when another workspace (the mobile app's tests) compiles this file
 /// <reference path="./fontkit.d.ts" />
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
