@@ -41,7 +41,9 @@ test('DOM text: a system font is reported, the bundled face is not', async ({ pa
   expect(fallback[0]!.fonts.length).toBeGreaterThan(0);
 });
 
-test('canvas text: a system font is reported, the bundled face is not, and the probes are gone', async ({ page }) => {
+test('canvas text: a system font is reported, the bundled face is not, and the probes are gone', async ({
+  page,
+}) => {
   await page.setContent(html('<canvas width="300" height="80"></canvas>'));
   await page.evaluate(async () => {
     await document.fonts.load("16px 'Bundled'", 'Dubai');

@@ -64,7 +64,8 @@ export async function systemFontUses(page: Page): Promise<SystemFontUse[]> {
       .map((c) => c.nodeValue ?? '')
       .join('')
       .trim();
-    if (node.nodeType === 1 && text) targets.push({ nodeId: node.nodeId, text: text.slice(0, 40), slot: here });
+    if (node.nodeType === 1 && text)
+      targets.push({ nodeId: node.nodeId, text: text.slice(0, 40), slot: here });
     for (const child of node.children ?? []) walk(child, here);
     for (const shadow of node.shadowRoots ?? []) walk(shadow, here);
     if (node.contentDocument) walk(node.contentDocument, here);
@@ -101,7 +102,11 @@ export async function recordCanvasText(page: Page): Promise<void> {
     const proto = CanvasRenderingContext2D.prototype;
     for (const name of ['fillText', 'strokeText'] as const) {
       const draw = proto[name];
-      proto[name] = function (this: CanvasRenderingContext2D, text: string, ...rest: [number, number, number?]) {
+      proto[name] = function (
+        this: CanvasRenderingContext2D,
+        text: string,
+        ...rest: [number, number, number?]
+      ) {
         const key = `${this.font}\u0000${text}`;
         if (String(text).trim() && !seen.has(key)) seen.set(key, { font: this.font, text: String(text) });
         return draw.call(this, text, ...rest);

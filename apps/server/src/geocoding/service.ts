@@ -71,7 +71,10 @@ export class GeocodingService {
   }
 
   /** Addresses of `points` in `lang`, in order; null where none is known (yet). */
-  async reverse(points: readonly { lat: number; lng: number }[], lang: 'en' | 'ar'): Promise<(string | null)[]> {
+  async reverse(
+    points: readonly { lat: number; lng: number }[],
+    lang: 'en' | 'ar',
+  ): Promise<(string | null)[]> {
     return Promise.all(await this.lookups(points, lang));
   }
 
@@ -96,7 +99,10 @@ export class GeocodingService {
   }
 
   /** Cached addresses only (no geocoder call): what a background export writes. */
-  async cached(points: readonly { lat: number; lng: number }[], lang: 'en' | 'ar'): Promise<(string | null)[]> {
+  async cached(
+    points: readonly { lat: number; lng: number }[],
+    lang: 'en' | 'ar',
+  ): Promise<(string | null)[]> {
     return cachedAddresses(this.db, points, lang);
   }
 

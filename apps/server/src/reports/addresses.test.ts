@@ -30,8 +30,10 @@ class HeldGeocoder implements ReverseGeocoder {
 }
 
 const range = { from: '2026-01-13T00:00:00Z', to: '2026-01-14T00:00:00Z', page: 1, limit: 50 };
-const lookup = (service: GeocodingService, budgetMs: number): AddressLookup => (points, lang) =>
-  service.reverseWithin(points, lang, budgetMs);
+const lookup =
+  (service: GeocodingService, budgetMs: number): AddressLookup =>
+  (points, lang) =>
+    service.reverseWithin(points, lang, budgetMs);
 
 beforeAll(async () => {
   storage = await openStorage({});
@@ -48,8 +50,18 @@ beforeAll(async () => {
     [c!.id],
   );
   const stops = [
-    { startTime: Date.UTC(2026, 0, 13, 5, 0), endTime: Date.UTC(2026, 0, 13, 5, 30), minutes: 30, place: { lat: 25.1, lon: 55.2 } },
-    { startTime: Date.UTC(2026, 0, 13, 6, 0), endTime: Date.UTC(2026, 0, 13, 6, 10), minutes: 10, place: { lat: 25.3, lon: 55.4 } },
+    {
+      startTime: Date.UTC(2026, 0, 13, 5, 0),
+      endTime: Date.UTC(2026, 0, 13, 5, 30),
+      minutes: 30,
+      place: { lat: 25.1, lon: 55.2 },
+    },
+    {
+      startTime: Date.UTC(2026, 0, 13, 6, 0),
+      endTime: Date.UTC(2026, 0, 13, 6, 10),
+      minutes: 10,
+      place: { lat: 25.3, lon: 55.4 },
+    },
   ];
   await db.query(
     `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
@@ -89,13 +101,22 @@ describe('report addresses', () => {
   it('stops and trip list carry addresses in the reader language, coordinates kept', async () => {
     const geocoder = new HeldGeocoder();
     const service = new GeocodingService(storage.db, geocoder, { ratePerSec: 1000, maxWaitMs: 1000 });
-    const en = await stopsReport(storage.db, tenant, { ...range, lang: 'en', addresses: lookup(service, 2000) }, 'stops');
+    const en = await stopsReport(
+      storage.db,
+      tenant,
+      { ...range, lang: 'en', addresses: lookup(service, 2000) },
+      'stops',
+    );
     reportResponseSchema('stops').parse(en);
     expect(en.data.map((r) => [r.latitude, r.longitude, r.address])).toEqual([
       [25.1, 55.2, 'Street 25.10, Dubai'],
       [25.3, 55.4, 'Street 25.30, Dubai'],
     ]);
-    const ar = await tripListReport(storage.db, tenant, { ...range, lang: 'ar', addresses: lookup(service, 2000) });
+    const ar = await tripListReport(storage.db, tenant, {
+      ...range,
+      lang: 'ar',
+      addresses: lookup(service, 2000),
+    });
     reportResponseSchema('trip-list').parse(ar);
     expect(ar.data[0]).toMatchObject({
       start: { latitude: 25.2, longitude: 55.3 },
@@ -123,7 +144,10 @@ describe('report addresses', () => {
     release();
     await new Promise((r) => setTimeout(r, 50));
     const again = await tripListReport(storage.db, tenant, q);
-    expect(again.data[0]).toMatchObject({ start_address: 'Street 25.20, Dubai', end_address: 'Street 25.10, Dubai' });
+    expect(again.data[0]).toMatchObject({
+      start_address: 'Street 25.20, Dubai',
+      end_address: 'Street 25.10, Dubai',
+    });
     expect(geocoder.asked).toHaveLength(1);
   });
 
