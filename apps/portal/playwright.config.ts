@@ -11,6 +11,12 @@ import { fileURLToPath } from 'node:url';
 const apiPort = Number(process.env.E2E_API_PORT ?? 18080);
 /** The Teltonika listener, fixed so a spec can drive a device over the real gateway (alert-rules.spec.ts). */
 export const teltonikaPort = Number(process.env.E2E_TELTONIKA_PORT ?? apiPort + 1);
+/**
+ * Where the server finds its Nominatim-compatible geocoder (GEOCODER_URL): a stand-in on loopback that
+ * addresses.spec.ts runs itself. For every other spec nothing listens there, which the server handles
+ * as a geocoder that is down: addresses are empty and the coordinates are shown, as without one.
+ */
+export const geocoderPort = Number(process.env.E2E_GEOCODER_PORT ?? apiPort + 2);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
 // The build to serve: `vite build --outDir <dir>` with E2E_OUT_DIR, so a run is not broken half-way by
 // another build replacing dist/ (lazy chunks are content-hashed: the old names would 404).
@@ -67,6 +73,9 @@ export default defineConfig({
         NATS_URL: '',
         MQTT_URL: '',
         SIMULATOR: 'on',
+        GEOCODER_URL: `http://127.0.0.1:${geocoderPort}`,
+        // The stand-in answers at once: no need to space requests as a public Nominatim requires.
+        GEOCODER_RATE_PER_SEC: '50',
         // No month of demo history (seed/history.ts): it would add up to minutes to every run's start.
         FLEET_DEMO_HISTORY_DAYS: '0',
         // The device listeners take free ports so the run never clashes with another server; Teltonika's

@@ -52,6 +52,22 @@ for (const language of ['en-US', 'ar'] as const) {
 
     await expect(page.locator('canvas[data-slot="offline-basemap-tile"]').first()).toBeAttached();
     await expect(page.locator('[data-slot="map-view"]')).toHaveAttribute('data-map-state', 'idle');
+    // Fit-to-fleet fills the phone with the basemap's land and roads: never zoomed out so far that
+    // the region shows as an inset with its faded margins (use-map-camera.ts PHONE_MIN_FIT_ZOOM).
+    const shown = () =>
+      page.locator('canvas[data-slot="offline-basemap-tile"]').evaluateAll((tiles) => {
+        const zooms = tiles
+          .filter((t) => {
+            const r = t.getBoundingClientRect();
+            return r.right > 0 && r.left < innerWidth && r.bottom > 0 && r.top < innerHeight;
+          })
+          .map((t) => Number((t as HTMLElement).dataset.zoom));
+        return zooms.length ? Math.min(...zooms) : -1;
+      });
+    await expect.poll(shown).toBeGreaterThanOrEqual(10);
+    await page.getByTestId('live-fit').click();
+    await expect(page.locator('[data-slot="map-view"]')).toHaveAttribute('data-map-state', 'idle');
+    await expect.poll(shown).toBeGreaterThanOrEqual(10);
     // Without configured base layers there is nothing to switch between.
     await expect(page.locator('[data-slot="map-layer-switcher"]')).toHaveCount(0);
     expect(outside).toEqual([]);

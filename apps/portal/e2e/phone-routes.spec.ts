@@ -3,8 +3,11 @@ import { crudEntities, paths, recordGroups } from '../src/app/paths';
 import { signIn, switchLanguage } from './helpers';
 
 /**
- * Every portal route on a phone (390 x 844) in English and Arabic: the document never scrolls
- * sideways (scrollWidth <= the viewport's width), lists are cards, and no control leads nowhere
+ * Every portal route on a phone in English and Arabic, at 360, 390 and 430 px wide (the narrow
+ * Androids, the common iPhone, the large phones): the document never scrolls sideways (scrollWidth <=
+ * the viewport's width) and nothing sticks out past either edge, the left one included (in Arabic a
+ * wide element overflows to the left, where it can be cut off without growing scrollWidth). At 390
+ * x 844: lists are cards, and no control leads nowhere
  * (create and details routes fall back to the list on small screens, spec §2, so the lists offer
  * no "Add" button and no row link there).
  */
@@ -51,11 +54,43 @@ const dashboardRoutes = [
 const signedInRoutes = [paths.menu, paths.selectTransport];
 const publicRoutes = [paths.login, paths.resetPassword, paths.serverUnreachable, '/no-such-page'];
 
-/** How far the document is wider than the viewport, and the widest element sticking out. */
+/**
+ * How far the document is wider than the viewport, the widest element sticking out, and the elements
+ * that stick out past the left or right edge of the viewport where nothing clips them (an element
+ * inside a scrolling or clipping box, such as the status tabs' scroller, a table's scroll frame or
+ * the map, is that box's business, not the page's).
+ */
 async function overflow(page: Page) {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const scroll = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    const describe = (el: Element, r: DOMRect) =>
+      `${el.tagName.toLowerCase()}[data-slot=${el.getAttribute('data-slot') ?? ''}].${String(el.className).slice(0, 80)} (${Math.round(r.left)}..${Math.round(r.right)})`;
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX !== 'visible' || style.clipPath !== 'none' || style.position === 'fixed') {
+          // Clipped by a box inside the viewport (the nearest clipping box may itself sit in a
+          // scroller further up, past the edge: look on up).
+          const box = p.getBoundingClientRect();
+          if (box.left >= -0.5 && box.right <= width + 0.5) return true;
+        }
+      }
+      return false;
+    };
+    const outside: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.left >= -0.5 && r.right <= width + 0.5) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.opacity === '0') continue;
+      // Visually hidden (sr-only: a 1px box clipped to nothing, such as the skip link): not seen.
+      if (style.clip !== 'auto' || style.clipPath !== 'none') continue;
+      if (clipped(el)) continue;
+      outside.push(describe(el, r));
+      if (outside.length >= 3) break;
+    }
     let widest = '';
     if (scroll > width) {
       let max = width;
@@ -64,11 +99,11 @@ async function overflow(page: Page) {
         const out = Math.max(r.right, width - r.left);
         if (out > max + 0.5 && r.width > 0) {
           max = out;
-          widest = `${el.tagName.toLowerCase()}[data-slot=${el.getAttribute('data-slot') ?? ''}].${String(el.className).slice(0, 80)} (${Math.round(r.left)}..${Math.round(r.right)})`;
+          widest = describe(el, r);
         }
       }
     }
-    return { width, scroll, widest };
+    return { width, scroll, widest, outside };
   });
 }
 
@@ -83,23 +118,31 @@ async function settle(page: Page) {
   await page.waitForTimeout(150);
 }
 
-for (const language of ['en-US', 'ar'] as const) {
-  test(`no route scrolls sideways on a phone, ${language}`, async ({ page }) => {
-    const wide: string[] = [];
-    const check = async (route: string) => {
-      await page.goto(route);
-      await settle(page);
-      const o = await overflow(page);
-      if (o.scroll > o.width) wide.push(`${route}: ${o.scroll}px in ${o.width}px, ${o.widest}`);
-    };
-    await page.addInitScript((lang) => window.localStorage.setItem('locale', lang), language);
-    for (const route of publicRoutes) await check(route);
-    await signIn(page);
-    await switchLanguage(page, language);
-    for (const route of [...signedInRoutes, ...dashboardRoutes]) await check(route);
-    expect(wide).toEqual([]);
+for (const width of [390, 360, 430]) {
+  test.describe(`${width} px wide`, () => {
+    test.use({ viewport: { width, height: 844 } });
+    for (const language of ['en-US', 'ar'] as const) {
+      test(`no route scrolls sideways or sticks out on a phone ${width} px wide, ${language}`, async ({ page }) => {
+        const wide: string[] = [];
+        const check = async (route: string) => {
+          await page.goto(route);
+          await settle(page);
+          const o = await overflow(page);
+          if (o.scroll > o.width) wide.push(`${route}: ${o.scroll}px in ${o.width}px, ${o.widest}`);
+          for (const el of o.outside) wide.push(`${route}: past an edge of ${o.width}px: ${el}`);
+        };
+        await page.addInitScript((lang) => window.localStorage.setItem('locale', lang), language);
+        for (const route of publicRoutes) await check(route);
+        await signIn(page);
+        await switchLanguage(page, language);
+        for (const route of [...signedInRoutes, ...dashboardRoutes]) await check(route);
+        expect(wide).toEqual([]);
+      });
+    }
   });
+}
 
+for (const language of ['en-US', 'ar'] as const) {
   test(`lists are cards with no dead controls on a phone, ${language}`, async ({ page }) => {
     await page.addInitScript((lang) => window.localStorage.setItem('locale', lang), language);
     await signIn(page);

@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './chromium.ts';
 
-const port = 6107;
+/** The static Storybook's port (VISUAL_PORT: a machine shared by several runs gives each its own). */
+const port = Number(process.env.VISUAL_PORT ?? 6107);
 
 /**
  * Visual regression over the static Storybook: one generated spec (stories.spec.ts) covers every
@@ -10,7 +11,8 @@ const port = 6107;
  */
 export default defineConfig({
   testDir: '.',
-  testMatch: 'stories.spec.ts',
+  // The stories, and the font audit they run tested against itself (font-audit.spec.ts).
+  testMatch: ['stories.spec.ts', 'font-audit.spec.ts'],
   workers: 1,
   fullyParallel: false,
   retries: 0,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test as base, type Page } from '@playwright/test';
 import { defaultMode, modeNames, type ModeName } from '../../../.storybook/modes.ts';
-import { systemFontUses } from './font-audit.ts';
+import { canvasSystemFontUses, recordCanvasText, systemFontUses } from './font-audit.ts';
 
 /**
  * Visual regression: walks storybook-static/index.json x the four modes, so a new story is
@@ -168,6 +168,8 @@ const test = base.extend<object, { viewer: StoryViewer }>({
   viewer: [
     async ({ browser }, use) => {
       const page = await browser.newPage();
+      // Before Storybook's scripts: canvas text (map labels, basemap place names) is audited too.
+      await recordCanvasText(page);
       await use(new StoryViewer(page));
       await page.close();
     },
@@ -182,6 +184,7 @@ for (const mode of [defaultMode, ...modeNames.filter((m) => m !== defaultMode)])
       expect(failures, `story ${id} did not render and play cleanly`).toEqual([]);
       // Every glyph on screen comes from a bundled web font, so no other machine's fonts can change it.
       expect(await systemFontUses(viewer.page), `text of ${id} drawn with a system font`).toEqual([]);
+      expect(await canvasSystemFontUses(viewer.page), `canvas text of ${id} drawn with a system font`).toEqual([]);
       await expect(viewer.page).toHaveScreenshot(`${id}--${mode}.png`);
     });
   }

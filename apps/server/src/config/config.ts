@@ -107,6 +107,11 @@ export const envSchema = z.object({
   GEOCODER_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   GEOCODER_USER_AGENT: z.string().min(1).default('fleet-portal (self-hosted)'),
+  /**
+   * How long a report page (trip list, stops, idling) waits for addresses the cache does not have;
+   * the rest are null in that answer and cached for the next one (geocoding/service.ts).
+   */
+  GEOCODER_REPORT_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(1500),
   /** Device gateway, commands and demo simulator (see gateway/config.ts). */
   ...gatewayEnvShape,
   /** Pipeline time zone and clock (see pipeline/config.ts). */

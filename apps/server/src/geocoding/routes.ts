@@ -18,9 +18,24 @@ export function geocodingFromConfig(app: FastifyInstance, config: Config): Geoco
   });
 }
 
+const shared = new WeakMap<object, GeocodingService>();
+
+/**
+ * The one geocoding service of a server (keyed by its context): the geocoding route and the report
+ * routes share it, so they share one rate limit and one set of in-flight lookups.
+ */
+export function geocodingFor(app: FastifyInstance, config: Config): GeocodingService {
+  let service = shared.get(app.ctx);
+  if (!service) {
+    service = geocodingFromConfig(app, config);
+    shared.set(app.ctx, service);
+  }
+  return service;
+}
+
 /** POST /v1/geocoding/reverse: addresses of up to 25 positions in the caller's language (X-Locale). */
 export function registerGeocodingRoutes(app: FastifyInstance, config: Config): GeocodingService {
-  const service = geocodingFromConfig(app, config);
+  const service = geocodingFor(app, config);
   route(app, 'geocoding.reverse', async ({ req, body }) => {
     const addresses = await service.reverse(body.points, req.locale);
     return {

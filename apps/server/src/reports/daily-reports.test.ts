@@ -410,12 +410,15 @@ describe('exports of the everyday reports', () => {
   it('trip list CSV: a row per trip with the driver and units in the headers', async () => {
     const csv = (await exportFile('trip-list', 'csv')).toString('utf8').slice(1).split('\r\n');
     expect(csv[0]).toBe(
-      'Vehicle,Driver,Start,Start latitude,Start longitude,End,End latitude,End longitude,Distance (km),Duration (h),Max speed (km/h),Average speed (km/h),Idle (h)',
+      'Vehicle,Driver,Start,Start latitude,Start longitude,Start address,End,End latitude,End longitude,End address,Distance (km),Duration (h),Max speed (km/h),Average speed (km/h),Idle (h)',
     );
     expect(csv).toHaveLength(4); // header, two trips, the final CRLF
     const cells = csv[1]!.split(',');
     expect(cells.slice(0, 3)).toEqual(['A 100', 'Omar A 100', '2026-01-05 08:00']);
-    expect(Number(cells[8])).toBeGreaterThan(55);
+    // No geocoder here and nothing cached: the address cells are empty, the coordinates are there.
+    expect(cells[5]).toBe('');
+    expect(cells[9]).toBe('');
+    expect(Number(cells[10])).toBeGreaterThan(55);
   });
 
   it('summary XLSX (Arabic): the sheet holds the day and the figures, right-to-left', async () => {

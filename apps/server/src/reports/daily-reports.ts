@@ -5,6 +5,7 @@ import { addDays } from '../pipeline/common/zoned-time';
 import { page, round, VEHICLE_SUMMARY, type ReportRange } from './queries';
 import { planRange, rangeSql } from './range';
 import { selectionAnd } from './filters';
+import { placeAddresses } from './addresses';
 
 /**
  * The everyday reports fleet staff expect first (Traccar's set): trip list, summary per vehicle and
@@ -27,7 +28,8 @@ const limitSql = (q: ReportRange, params: unknown[]) =>
 
 /**
  * Trip list: one row per trip the pipeline detected (device_trips), started inside [from, to), oldest
- * first. Places are the trip's first and last fix; the driver is the one assigned to the vehicle (the
+ * first. Places are the trip's first and last fix, with their addresses in the reader's language
+ * (reports/addresses.ts); the driver is the one assigned to the vehicle (the
  * pipeline records no driver identification per trip yet).
  */
 export async function tripListReport(db: Queryable, tenant: Tenant, q: ReportRange) {
@@ -58,15 +60,23 @@ export async function tripListReport(db: Queryable, tenant: Tenant, q: ReportRan
       ? { latitude: Number(x.latitude), longitude: Number(x.longitude) }
       : null;
   };
+  const starts = rows.map((r) => place(r.data.start_location));
+  const ends = rows.map((r) => place(r.data.end_location));
+  const asPoint = (p: { latitude: number; longitude: number } | null) =>
+    p ? { lat: p.latitude, lng: p.longitude } : null;
+  // Starts and ends of the page in one lookup (one cache query, one time budget).
+  const addresses = await placeAddresses(db, q, [...starts.map(asPoint), ...ends.map(asPoint)]);
   return page(
-    rows.map((r) => ({
+    rows.map((r, i) => ({
       uuid: r.uuid,
       vehicle: r.vehicle,
       driver: r.driver,
       started_at: isoOf(r.started_at),
       ended_at: r.ended_at === null ? null : isoOf(r.ended_at),
-      start: place(r.data.start_location),
-      end: place(r.data.end_location),
+      start: starts[i] ?? null,
+      end: ends[i] ?? null,
+      start_address: addresses[i] ?? null,
+      end_address: addresses[rows.length + i] ?? null,
       distance_km: round(Number(r.distance_m ?? 0) / 1000, 2),
       duration_seconds: Math.max(0, Math.round(Number(r.data.duration_seconds ?? 0))),
       max_speed: round(Math.max(0, Number(r.data.max_speed ?? 0))),

@@ -1,3 +1,4 @@
+import { placeAddresses, type AddressLookup } from './addresses';
 import type { Queryable } from '../storage/db';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
@@ -153,6 +154,10 @@ export interface ReportRange extends ReportSelection {
   readonly viewer_id?: number | undefined;
   readonly page: number;
   readonly limit: number;
+  /** The reader's language: addresses of the places in a page (stops, trip list) come in it. */
+  readonly lang?: 'en' | 'ar' | undefined;
+  /** How those addresses are found; without it only the geocoding cache is read (reports/addresses.ts). */
+  readonly addresses?: AddressLookup | undefined;
 }
 
 export { page };
@@ -298,15 +303,20 @@ export async function stopsReport(db: Queryable, tenant: Tenant, q: ReportRange,
     `${list} ORDER BY (s->>'startTime')::float8 LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
     params,
   );
+  const addresses = await placeAddresses(
+    db,
+    q,
+    rows.map((r) => ({ lat: r.item.place.lat, lng: r.item.place.lon })),
+  );
   return page(
-    rows.map((r) => ({
+    rows.map((r, i) => ({
       vehicle: r.vehicle,
       started_at: new Date(r.item.startTime).toISOString(),
       ended_at: new Date(r.item.endTime).toISOString(),
       duration_minutes: r.item.minutes,
       latitude: r.item.place.lat,
       longitude: r.item.place.lon,
-      address: null,
+      address: addresses[i] ?? null,
     })),
     c?.n ?? 0,
     q,

@@ -11,20 +11,26 @@ import {
   utilisationReport,
 } from './daily-reports';
 import { routeFile, routeReport } from './route-report';
+import type { PlaceOptions } from './routes';
 
 /**
  * Endpoints of the everyday reports (trip list, summary, events, route with its GPX/KML file,
  * utilisation, driver activity, Salik per month), permission 'reports.view' like every report.
  * `rollupTimeZone` is the pipeline's zone the rollup days are cut in.
  */
-export function registerDailyReportRoutes(app: FastifyInstance, rollupTimeZone: string): void {
+export function registerDailyReportRoutes(
+  app: FastifyInstance,
+  rollupTimeZone: string,
+  places: (locale: 'en' | 'ar') => PlaceOptions = (lang) => ({ lang }),
+): void {
   const db = () => app.ctx.storage.db;
   const tz = rollupTimeZone;
   const perm = { permission: 'reports.view' };
   route(
     app,
     'reports.tripList',
-    async ({ query, tenant }) => (await tripListReport(db(), tenant, query)) as never,
+    async ({ req, query, tenant }) =>
+      (await tripListReport(db(), tenant, { ...query, ...places(req.locale) })) as never,
     perm,
   );
   route(

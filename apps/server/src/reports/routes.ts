@@ -7,6 +7,8 @@ import { registerExportRoutes, type ExportRunner } from './exports/jobs';
 import { registerDailyReportRoutes } from './report-routes-daily';
 import { registerScheduleRoutes, type ReportOutbox } from './schedules';
 import { MessengerReportOutbox } from '../messaging/reports';
+import type { GeocodingService } from '../geocoding/service';
+import type { AddressLookup } from './addresses';
 
 export interface ReportRouteOptions {
   /** Zone the pipeline buckets rollups in (FLEET_TIME_ZONE); requests may come from any other zone. */
@@ -16,6 +18,28 @@ export interface ReportRouteOptions {
    * in memory and logged, so schedules and rendering work before the outbox is wired in.
    */
   readonly outbox?: ReportOutbox;
+  /**
+   * The server's geocoder (geocoding/routes.ts geocodingFor) for the addresses of the stops and trip
+   * list pages, waited on at most `geocoderWaitMs` per page. Without one the pages carry the addresses
+   * the cache already has; with one that is off (no GEOCODER_URL) they carry none.
+   */
+  readonly geocoding?: GeocodingService;
+  readonly geocoderWaitMs?: number;
+}
+
+/** What a report page needs to fill in addresses for a reader of `locale`. */
+export interface PlaceOptions {
+  readonly lang?: 'en' | 'ar';
+  readonly addresses?: AddressLookup;
+}
+
+function placeOptions(opts: ReportRouteOptions): (locale: 'en' | 'ar') => PlaceOptions {
+  const service = opts.geocoding;
+  if (!service) return (lang) => ({ lang });
+  if (!service.enabled) return () => ({});
+  const wait = opts.geocoderWaitMs ?? 1500;
+  const addresses: AddressLookup = (points, lang) => service.reverseWithin(points, lang, wait);
+  return (lang) => ({ lang, addresses });
 }
 
 /**
@@ -31,6 +55,7 @@ export function registerReportRoutes(
   const db = () => app.ctx.storage.db;
   const tz = opts.rollupTimeZone;
   const perm = { permission: 'reports.view' };
+  const places = placeOptions(opts);
   route(
     app,
     'reports.dashboard',
@@ -59,13 +84,15 @@ export function registerReportRoutes(
   route(
     app,
     'reports.stops',
-    async ({ query, tenant }) => (await stopsReport(db(), tenant, query, 'stops')) as never,
+    async ({ req, query, tenant }) =>
+      (await stopsReport(db(), tenant, { ...query, ...places(req.locale) }, 'stops')) as never,
     perm,
   );
   route(
     app,
     'reports.idling',
-    async ({ query, tenant }) => (await stopsReport(db(), tenant, query, 'idles')) as never,
+    async ({ req, query, tenant }) =>
+      (await stopsReport(db(), tenant, { ...query, ...places(req.locale) }, 'idles')) as never,
     perm,
   );
   route(
@@ -92,7 +119,7 @@ export function registerReportRoutes(
     async ({ query, tenant }) => (await geofenceVisitsReport(db(), tenant, query)) as never,
     perm,
   );
-  registerDailyReportRoutes(app, tz);
+  registerDailyReportRoutes(app, tz, places);
   registerScheduleRoutes(app, {
     rollupTimeZone: tz,
     // The product's message outbox (messaging/reports.ts); a caller may pass another (tests).

@@ -206,6 +206,9 @@ export const tripListReportRowSchema = z.object({
   ended_at: isoDateTimeSchema.nullable(),
   start: placeSchema.nullable(),
   end: placeSchema.nullable(),
+  /** Addresses of start and end in the reader's language; null when unknown or no geocoder is set. */
+  start_address: nullableString,
+  end_address: nullableString,
   distance_km: z.number().min(0),
   duration_seconds: z.number().int().min(0),
   max_speed: z.number().min(0),

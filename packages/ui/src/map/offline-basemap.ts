@@ -155,6 +155,8 @@ export class OfflineBasemapLayer extends L.GridLayer {
     tile.width = size.x;
     tile.height = size.y;
     tile.dataset.slot = 'offline-basemap-tile';
+    // The zoom the tile is drawn for: tests read the zoom a map shows from it.
+    tile.dataset.zoom = String(coords.z);
     const map = this._map as L.Map | undefined;
     if (!map) {
       queueMicrotask(() => done(undefined, tile));

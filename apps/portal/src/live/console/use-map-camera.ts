@@ -21,9 +21,32 @@ function readSaved(): SavedView | null {
   }
 }
 
+/** Maps narrower than this are phone maps (the portal's phone layout starts below 768 px). */
+const PHONE_MAP_WIDTH = 768;
+/**
+ * The lowest zoom fit-to-fleet uses on a phone map. A fleet spread over the Emirates (or one vehicle
+ * reporting from far away) fits a 390 px wide map only at zoom 6 or less, where the whole bundled
+ * basemap region is a small rectangle with its faded margins around it: the map reads as an inset and
+ * no road can be told apart. At zoom 10 a phone map spans about 50 km, the size of Dubai with
+ * Sharjah, so the screen is filled with land, roads and place names; vehicles outside that view are a
+ * pan or a zoom away (and the list and tabs still count them).
+ */
+const PHONE_MIN_FIT_ZOOM = 10;
+
+/** The median position of a list (per coordinate): the middle of the bulk of the fleet, not its outliers. */
+function medianOf(list: readonly { lat: number; lng: number }[]): [number, number] {
+  const mid = (values: number[]) => {
+    values.sort((a, b) => a - b);
+    const k = values.length >> 1;
+    return values.length % 2 ? values[k]! : (values[k - 1]! + values[k]!) / 2;
+  };
+  return [mid(list.map((p) => p.lat)), mid(list.map((p) => p.lng))];
+}
+
 /**
  * The live console's camera rules, in one place:
- * - first open: fit the visible fleet once its positions are known (not one cluster in a corner);
+ * - first open: fit the visible fleet once its positions are known (not one cluster in a corner); on a
+ *   phone no further out than PHONE_MIN_FIT_ZOOM, centred on the middle of the fleet;
  * - afterwards the user's pan and zoom are kept (live updates never move the map), also across a
  *   return to the page in the same tab;
  * - choosing a vehicle flies to it (zooming in if far out);
@@ -51,6 +74,9 @@ export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
       ],
       { padding: [32, 32], maxZoom: 15, animate: false },
     );
+    if (map.getSize().x < PHONE_MAP_WIDTH && map.getZoom() < PHONE_MIN_FIT_ZOOM) {
+      map.setView(medianOf(list), PHONE_MIN_FIT_ZOOM, { animate: false });
+    }
     return true;
   }, []);
 

@@ -24,6 +24,7 @@ import { useLiveVehicles } from '../../live/use-live-vehicles';
 import { useServices, useSession } from '../../state/app-context';
 import { usePageReady } from '../../state/use-page-ready';
 import { useTimeZone } from '../../entities/display';
+import { PlaceAddress } from '../../map/address';
 
 /** One row of the breakdown beside the map: a trip or a stop, in time order. */
 interface BreakdownItem {
@@ -34,6 +35,9 @@ interface BreakdownItem {
   distanceKm?: number;
   durationSeconds: number;
   address?: string | null;
+  /** A trip's first and last fix: their addresses come from the geocoder through useAddress. */
+  from?: { latitude: number; longitude: number } | null;
+  to?: { latitude: number; longitude: number } | null;
 }
 
 /**
@@ -108,6 +112,8 @@ export default function RouteHistoryPage() {
           end: trip.ended_at ? Date.parse(trip.ended_at) : null,
           distanceKm: trip.distance_km,
           durationSeconds: trip.duration_seconds,
+          from: trip.start_location,
+          to: trip.end_location,
         })),
         ...(stops.data as StopReportRow[]).map<BreakdownItem>((stop, i) => ({
           kind: 'stop',
@@ -261,7 +267,23 @@ export default function RouteHistoryPage() {
                               })}
                         </span>
                         {item.address ? (
-                          <span className="text-xs text-foreground-muted">{item.address}</span>
+                          <span data-testid="place-address" className="text-xs text-foreground-muted">
+                            {item.address}
+                          </span>
+                        ) : null}
+                        {item.from ? (
+                          <PlaceAddress
+                            lat={item.from.latitude}
+                            lng={item.from.longitude}
+                            className="text-xs text-foreground-muted"
+                          />
+                        ) : null}
+                        {item.to ? (
+                          <PlaceAddress
+                            lat={item.to.latitude}
+                            lng={item.to.longitude}
+                            className="text-xs text-foreground-muted"
+                          />
                         ) : null}
                       </button>
                     </li>

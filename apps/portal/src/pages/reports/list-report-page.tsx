@@ -84,7 +84,7 @@ const stopColumns = (t: T, f: Figures): ReportColumn<StopReportRow>[] => [
   {
     id: 'place',
     label: t('col.place'),
-    value: (r) => <Place latitude={r.latitude} longitude={r.longitude} />,
+    value: (r) => <Place latitude={r.latitude} longitude={r.longitude} address={r.address} />,
   },
 ];
 
@@ -99,13 +99,21 @@ const reports: { [K in ListReportKind]: ListReport<never> } = {
       {
         id: 'from',
         label: t('col.startPlace'),
-        value: (r) => <Place latitude={r.start?.latitude ?? null} longitude={r.start?.longitude ?? null} />,
+        value: (r) => (
+          <Place
+            latitude={r.start?.latitude ?? null}
+            longitude={r.start?.longitude ?? null}
+            address={r.start_address}
+          />
+        ),
       },
       { id: 'end', label: t('col.end'), value: (r) => <Time at={r.ended_at} /> },
       {
         id: 'to',
         label: t('col.endPlace'),
-        value: (r) => <Place latitude={r.end?.latitude ?? null} longitude={r.end?.longitude ?? null} />,
+        value: (r) => (
+          <Place latitude={r.end?.latitude ?? null} longitude={r.end?.longitude ?? null} address={r.end_address} />
+        ),
       },
       { id: 'distance', label: t('col.distance'), numeric: true, value: (r) => f.km(r.distance_km) },
       {

@@ -97,10 +97,22 @@ export function Time({ at }: { at: string | null }) {
 }
 
 /** Coordinates linking to OpenStreetMap (reports carry no address). */
-export function Place({ latitude, longitude }: { latitude: number | null; longitude: number | null }) {
+/**
+ * A place of a report row: its address when the server has one (in the reader's language, from the
+ * configured geocoder) above the coordinates, which always stay and link to the map.
+ */
+export function Place({
+  latitude,
+  longitude,
+  address,
+}: {
+  latitude: number | null;
+  longitude: number | null;
+  address?: string | null | undefined;
+}) {
   const { t } = useTranslation('reports');
   if (latitude === null || longitude === null) return <>—</>;
-  return (
+  const link = (
     <a
       href={`https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`}
       target="_blank"
@@ -112,5 +124,12 @@ export function Place({ latitude, longitude }: { latitude: number | null; longit
         {latitude.toFixed(5)}, {longitude.toFixed(5)}
       </bdi>
     </a>
+  );
+  if (!address) return link;
+  return (
+    <span className="flex flex-col gap-0.5">
+      <span data-testid="place-address">{address}</span>
+      <span className="text-xs">{link}</span>
+    </span>
   );
 }

@@ -371,6 +371,8 @@ export class ExportRunner {
             vehicle_uuid: job.vehicleUuid,
             page,
             limit: PAGE_ROWS,
+            // Addresses (stops, trip list) in the file's language, from the geocoding cache only.
+            lang: job.locale,
           },
           this.rollupTimeZone,
         );

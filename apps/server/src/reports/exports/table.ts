@@ -58,6 +58,7 @@ const stopColumns: Column[] = [
   { en: 'Minutes', ar: 'الدقائق', get: n('duration_minutes') },
   { en: 'Latitude', ar: 'خط العرض', get: n('latitude') },
   { en: 'Longitude', ar: 'خط الطول', get: n('longitude') },
+  { en: 'Address', ar: 'العنوان', get: s('address') },
 ];
 
 export const reportColumns: Record<ReportKind, { en: string; ar: string; columns: Column[] }> = {
@@ -161,9 +162,11 @@ export const reportColumns: Record<ReportKind, { en: string; ar: string; columns
       { en: 'Start', ar: 'البداية', get: t('started_at') },
       { en: 'Start latitude', ar: 'خط عرض البداية', get: coord('start', 'latitude') },
       { en: 'Start longitude', ar: 'خط طول البداية', get: coord('start', 'longitude') },
+      { en: 'Start address', ar: 'عنوان البداية', get: s('start_address') },
       { en: 'End', ar: 'النهاية', get: t('ended_at') },
       { en: 'End latitude', ar: 'خط عرض النهاية', get: coord('end', 'latitude') },
       { en: 'End longitude', ar: 'خط طول النهاية', get: coord('end', 'longitude') },
+      { en: 'End address', ar: 'عنوان النهاية', get: s('end_address') },
       { en: 'Distance (km)', ar: 'المسافة (كم)', get: n('distance_km') },
       { en: 'Duration (h)', ar: 'المدة (ساعة)', get: hours('duration_seconds') },
       { en: 'Max speed (km/h)', ar: 'أقصى سرعة (كم/س)', get: n('max_speed') },
