@@ -12,7 +12,7 @@ import {
   type Row,
   type Table,
 } from '@tanstack/react-table';
-import { memo, type KeyboardEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { focusRing } from '../button/button';
 import { cn } from '../lib/cn';
 import { cellRecipe } from './data-table-primitives';
@@ -58,7 +58,7 @@ export const MemoRow = memo(function MemoRow({
       data-row-index={index}
       aria-rowindex={ariaRowIndex}
       tabIndex={interactive ? (tabbable ? 0 : -1) : undefined}
-      onClick={interactive ? () => handlers.current.onRowClick?.(row.original) : undefined}
+      onClick={interactive ? (e) => activateOnClick(e, handlers.current.onRowClick, row.original) : undefined}
       onKeyDown={interactive ? (e) => handlers.current.onRowKeyDown(e, index, row) : undefined}
       onFocus={interactive ? () => onFocusRow(index) : undefined}
       className={cn(
@@ -73,6 +73,31 @@ export const MemoRow = memo(function MemoRow({
     </tr>
   );
 });
+
+/** Elements of a cell that act on their own: a click on them is theirs, not the row's. */
+const OWN_ACTION = 'a[href], button, input, select, textarea, label, summary, [role="button"], [role="menuitem"], [role="checkbox"], [role="link"]';
+
+/**
+ * Row activation by a click. Not when the click belongs to a control inside the row (a link to a
+ * referenced record, the actions menu): the row's own navigation ran after the link's and pushed a
+ * second history entry, so the link's target flashed and Back skipped it. Not when the user was
+ * selecting text in the row (a drag that ends in a click), nor with a modifier key (the browser's
+ * own "open in a new tab" of a link is left alone).
+ */
+function activateOnClick(
+  e: MouseEvent<HTMLTableRowElement>,
+  onRowClick: ((row: unknown) => void) | undefined,
+  original: unknown,
+) {
+  if (!onRowClick || e.defaultPrevented || e.button !== 0) return;
+  if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const target = e.target as Element | null;
+  const control = target?.closest?.(OWN_ACTION);
+  if (control && e.currentTarget.contains(control) && control !== e.currentTarget) return;
+  const selection = e.currentTarget.ownerDocument.getSelection?.();
+  if (selection && !selection.isCollapsed && e.currentTarget.contains(selection.anchorNode)) return;
+  onRowClick(original);
+}
 
 /**
  * Cells of a virtualised row, built for this render only. TanStack's `row.getVisibleCells()` creates
