@@ -12,7 +12,7 @@ import {
   type Row,
   type Table,
 } from '@tanstack/react-table';
-import { memo, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { focusRing } from '../button/button';
 import { cn } from '../lib/cn';
 import { cellRecipe } from './data-table-primitives';
@@ -75,7 +75,8 @@ export const MemoRow = memo(function MemoRow({
 });
 
 /** Elements of a cell that act on their own: a click on them is theirs, not the row's. */
-const OWN_ACTION = 'a[href], button, input, select, textarea, label, summary, [role="button"], [role="menuitem"], [role="checkbox"], [role="link"]';
+const OWN_ACTION =
+  'a[href], button, input, select, textarea, label, summary, [role="button"], [role="menuitem"], [role="checkbox"], [role="link"]';
 
 /**
  * Row activation by a click. Not when the click belongs to a control inside the row (a link to a
@@ -153,9 +154,45 @@ function bodyCellClass(def: ColumnDef<unknown, unknown>, virtual: boolean): stri
   return cls;
 }
 
+/**
+ * A column's cell function rendered inside a component of stable identity. TanStack's flexRender
+ * renders a function as a component (`<def.cell />`), and pages build their column definitions on
+ * every render (the vehicle list does, on each live update and clock tick), so every re-render of the
+ * table gave each cell a component type React had never seen: it unmounted and remounted the cell's
+ * contents, links included, several times a second. A click whose press and release straddled one of
+ * those remounts lost its target. Called from here, a new closure of the same cell function updates
+ * the DOM in place (its hooks, if any, belong to this component, in the same order each render).
+ * Component objects (memo, forwardRef, classes) still go through flexRender.
+ */
+function CellRender({
+  render,
+  context,
+}: {
+  render: (context: CellContext<unknown, unknown>) => ReactNode;
+  context: CellContext<unknown, unknown>;
+}) {
+  return <>{render(context)}</>;
+}
+
+export function renderCell(cell: Cell<unknown, unknown>): ReactNode {
+  const def = cell.column.columnDef;
+  const render = def.cell;
+  if (
+    typeof render === 'function' &&
+    !(render.prototype as { isReactComponent?: unknown } | undefined)?.isReactComponent
+  )
+    return (
+      <CellRender
+        render={render as (c: CellContext<unknown, unknown>) => ReactNode}
+        context={cell.getContext()}
+      />
+    );
+  return flexRender(render, cell.getContext());
+}
+
 function BodyCell<T>({ cell, virtual }: { cell: Cell<T, unknown>; virtual: boolean }) {
   const def = cell.column.columnDef;
-  const content = flexRender(def.cell, cell.getContext());
+  const content = renderCell(cell as Cell<unknown, unknown>);
   return (
     <td
       data-slot="data-table-cell"
