@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- a declaration file cannot be imported; the mobile app's typecheck reaches this file without the server's include list
 /// <reference path="./fontkit.d.ts" />
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
