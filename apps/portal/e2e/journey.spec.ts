@@ -62,15 +62,15 @@ for (const language of ['en-US', 'ar'] as const) {
       await page.goto('/dashboard/vehicles');
       await pageReady(page);
       // A seeded, simulated vehicle (it has a position to share), not one this run created.
-      // A click in the row's middle (the type cell) opens that vehicle, in both languages. Live
-      // updates re-render the rows every second; a click used to be lost when one landed between
-      // press and release (the cell's content was remounted under the pointer).
+      // By the row's middle (not its name link), in both languages: it opens that vehicle's details.
       const row = page.locator('[data-slot="data-table-row"]').filter({ hasNotText: 'E2E' }).first();
       const href = await row.locator('a').first().getAttribute('href');
-      await row.locator('td[data-column="type"]').click();
+      const plate = (await row.locator('[data-column="license_plate_number"]').innerText()).trim();
+      expect(href).toMatch(/\/dashboard\/vehicles\/details\/[0-9a-f-]{36}$/);
+      await row.click();
       await expect(page).toHaveURL(new RegExp(`${href}$`));
       await pageReady(page);
-      await expect(page.getByTestId('details-title')).not.toBeEmpty();
+      await expect(page.getByTestId('details-title')).toContainText(plate);
       await expect(page.getByTestId('vehicle-summary')).toBeVisible();
       await page.getByTestId('share-copy').click();
       await expect(page.getByTestId('share-link')).toContainText('http');

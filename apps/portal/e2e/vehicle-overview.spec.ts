@@ -57,7 +57,24 @@ test('vehicle overview: live card, names, tabs and documents with expiry', async
   // Live card: the map with the vehicle's marker layer and the latest values.
   const card = page.getByTestId('vehicle-live-card');
   await expect(card).toBeVisible();
-  await expect(card.getByTestId('vehicle-mini-map').locator('.leaflet-container')).toBeVisible();
+  const miniMap = card.getByTestId('vehicle-mini-map').locator('.leaflet-container');
+  await expect(miniMap).toBeVisible();
+  // The mini-map follows the vehicle: the simulator moves it every 5 s and the map pans to each fix...
+  await expect(miniMap).toHaveAttribute('data-follow', 'on');
+  const firstCentre = (await miniMap.getAttribute('data-centre'))!;
+  expect(firstCentre).toMatch(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/);
+  await expect(miniMap).not.toHaveAttribute('data-centre', firstCentre, { timeout: 30_000 });
+  // ...until the user drags the map: then it stays where they put it while the vehicle moves on.
+  const mapBox = (await miniMap.boundingBox())!;
+  await page.mouse.move(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(mapBox.x + mapBox.width / 2 + 60, mapBox.y + mapBox.height / 2 + 30, { steps: 6 });
+  await page.mouse.up();
+  await expect(miniMap).toHaveAttribute('data-follow', 'off');
+  const heldCentre = (await miniMap.getAttribute('data-centre'))!;
+  const summaryText = await card.getByTestId('vehicle-summary').innerText();
+  await expect(card.getByTestId('vehicle-summary')).not.toHaveText(summaryText, { timeout: 30_000 });
+  await expect(miniMap).toHaveAttribute('data-centre', heldCentre);
   await expect(card.getByTestId('vehicle-summary')).toContainText(String(record.license_plate_number));
   await expect(card.getByText('Speed')).toBeVisible();
   await expect(card.getByText('Ignition')).toBeVisible();
@@ -216,4 +233,20 @@ test('route history: a range of days, trips and stops beside the map, speed char
     await page.mouse.move(start.x, start.y);
   }
   await expect(page.locator('[data-slot="route-point-tooltip"]')).toContainText(/km\/h/);
+
+  // The speed chart's playback cursor: at the hovered point while the pointer is on the line...
+  const marker = page.getByTestId('history-speed-chart').locator('[data-slot="chart-marker"]');
+  await expect(marker).toBeVisible();
+  const hovered = Number(await marker.getAttribute('data-time'));
+  // ...and at the play head otherwise: the scrubber and the replay move it.
+  await page.mouse.move(5, 5);
+  const scrubber = page.locator('[data-slot="route-playback-scrubber"]');
+  const min = Number(await scrubber.getAttribute('min'));
+  const max = Number(await scrubber.getAttribute('max'));
+  const mid = min + Math.round((max - min) / 2 / 1000) * 1000;
+  await scrubber.fill(String(mid));
+  await expect(marker).toHaveAttribute('data-time', String(mid));
+  expect(hovered).not.toBe(mid);
+  await page.locator('[data-slot="route-playback-toggle"]').click();
+  await expect.poll(async () => Number(await marker.getAttribute('data-time'))).toBeGreaterThan(mid);
 });

@@ -1,7 +1,7 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { decodeIoElements, formatIoReading, type IoReading } from '@fleet/core';
-import { DetailSection, toVehicleMarker, VehicleLayer } from '@fleet/ui';
+import { DetailSection, toVehicleMarker, useMapContext, VehicleLayer } from '@fleet/ui';
 import type { LiveVehicle } from '@fleet/api-client';
 import { MapView } from '../map/map-view';
 import { useLiveVehicles } from '../live/use-live-vehicles';
@@ -82,6 +82,7 @@ function VehicleMiniMap({ vehicle, now }: { vehicle: LiveVehicle; now: number })
       {/* The map opens centred on the vehicle; the layer moves the marker as live updates arrive. */}
       <MapView center={[location.latitude, location.longitude]} zoom={15} className="h-full">
         <VehicleLayer vehicles={[marker]} selectedId={null} clusterMaxZoom={-1} />
+        <FollowVehicle lat={location.latitude} lng={location.longitude} />
       </MapView>
     </div>
   );
@@ -113,4 +114,35 @@ function VehicleReadings({ vehicle }: { vehicle: LiveVehicle }) {
       ) : null}
     </dl>
   );
+}
+
+/**
+ * Keeps the mini-map on the vehicle as live updates move it: each new position pans the map there (at
+ * the user's zoom), until the user drags the map, which says they want to look elsewhere; from then on
+ * the map stays where they put it (reopening the page follows again). Zooming does not stop following:
+ * it changes how much is seen around the vehicle, not where. The container carries the state for tests
+ * and tools: data-follow (on/off) and data-centre (the last position followed).
+ */
+function FollowVehicle({ lat, lng }: { lat: number; lng: number }) {
+  const { map } = useMapContext();
+  const following = useRef(true);
+  useEffect(() => {
+    const container = map.getContainer();
+    container.dataset.follow = 'on';
+    const stop = () => {
+      following.current = false;
+      container.dataset.follow = 'off';
+    };
+    map.on('dragstart', stop);
+    return () => {
+      map.off('dragstart', stop);
+    };
+  }, [map]);
+  useEffect(() => {
+    if (!following.current) return;
+    const here = map.getCenter();
+    if (Math.abs(here.lat - lat) > 1e-7 || Math.abs(here.lng - lng) > 1e-7) map.panTo([lat, lng]);
+    map.getContainer().dataset.centre = `${lat},${lng}`;
+  }, [map, lat, lng]);
+  return null;
 }

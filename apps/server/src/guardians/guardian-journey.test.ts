@@ -56,6 +56,17 @@ const lonAt = (i: number) => 55.2 + 0.003 * i;
 const STOP_A = 55.24;
 const STOP_B = 55.28;
 
+/** The List-Unsubscribe and List-Unsubscribe-Post headers of a raw mail (folded lines unfolded). */
+function listUnsubscribe(raw: string): { url: string | undefined; post: string | undefined } {
+  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  return {
+    url: /^List-Unsubscribe: *<([^>]+)>/im.exec(head)?.[1],
+    post: /^List-Unsubscribe-Post: *(.+)$/im.exec(head)?.[1]?.trim(),
+  };
+}
+/** The first test's guardians and their header links, for the one-click test. */
+const oneClick: { email: string; uuid: string; url: string }[] = [];
+
 const smtp = new TestSmtpServer();
 const sms = new MemorySmsProvider();
 const clock = { now: new Date(T0 - 10 * 60_000) };
@@ -315,7 +326,16 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
       /https:\/\/fleet\.example\/unsubscribe\/[0-9a-f-]{36}\.email\.[A-Za-z0-9_-]+/,
     );
 
+    // Every guardian e-mail names the body's unsubscribe link in List-Unsubscribe, one-click (RFC 8058).
     const [en] = smtp.to('omar@family.test');
+    for (const m of [ar!, en!]) {
+      const [, link] = /(https:\/\/fleet\.example\/unsubscribe\/\S+)/.exec(m.mail.text ?? '') ?? [];
+      expect(listUnsubscribe(m.raw)).toEqual({ url: link, post: 'List-Unsubscribe=One-Click' });
+    }
+    oneClick.push(
+      { email: 'omar@family.test', uuid: gEn, url: listUnsubscribe(en!.raw).url! },
+      { email: 'huda@family.test', uuid: gAr, url: listUnsubscribe(ar!.raw).url! },
+    );
     expect(en!.mail.subject).toBe('Fleet: the bus is approaching Palm Street');
     expect(en!.mail.text).toContain('Layla Salem');
     expect(en!.mail.html).toContain('dir="ltr"');
@@ -528,4 +548,89 @@ describe('guardian journey against the gateway, the pipeline and a real SMTP ser
       last_error: 'the guardian unsubscribed from e-mail messages',
     });
   }, 60_000);
+
+  it('one-click unsubscribe (RFC 8058): the POST a mail client sends to the List-Unsubscribe link', async () => {
+    const [omar, huda] = oneClick;
+    expect(omar && huda).toBeTruthy();
+    const path = (url: string) => new URL(url).pathname;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const channel = async (uuid: string) =>
+      (
+        await call(app, {
+          method: 'GET',
+          url: `/v1/guardians/${uuid}`,
+          token: w.users.adminA.token,
+          company: w.a.uuid,
+        })
+      ).json().data.message_channel as string;
+
+    // Anything but the RFC's body is refused in the request's language, and changes nothing.
+    const bare = await app.inject({ method: 'POST', url: path(omar!.url) });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().message).toMatch(/one-click/);
+    const wrong = await app.inject({
+      method: 'POST',
+      url: path(omar!.url),
+      headers: { ...form, 'x-locale': 'ar' },
+      payload: 'List-Unsubscribe=Maybe',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toContain('بنقرة واحدة');
+    expect(await channel(omar!.uuid)).toBe('both');
+
+    // The form-urlencoded one-click: no cookie, no token, no page; e-mail stops, SMS stays.
+    const done = await app.inject({
+      method: 'POST',
+      url: path(omar!.url),
+      headers: form,
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.headers['content-type']).toMatch(/^text\/plain/);
+    expect(done.headers.location).toBeUndefined();
+    expect(done.body).toBe('You will no longer receive these messages.');
+    expect(await channel(omar!.uuid)).toBe('sms');
+    // A second click (clients retry) changes nothing and still answers 200.
+    const again = await app.inject({
+      method: 'POST',
+      url: path(omar!.url),
+      headers: form,
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await channel(omar!.uuid)).toBe('sms');
+    const log = await storage.db.query<{ after: Record<string, unknown> }>(
+      `SELECT after FROM activity_log WHERE entity = 'guardian' AND entity_uuid = $1 AND action = 'updated'`,
+      [omar!.uuid],
+    );
+    // One entry for the two clicks (the second changed nothing); the staff's revoke of test 1 is the other.
+    expect(log.map((l) => l.after).filter((a) => 'message_channel' in a)).toEqual([
+      { message_channel: 'sms', via: 'one-click unsubscribe' },
+    ]);
+
+    // The multipart/form-data body the RFC prefers; the answer is in the guardian's language (Arabic).
+    const boundary = '----oneclick';
+    const multipart = await app.inject({
+      method: 'POST',
+      url: path(huda!.url),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload:
+        `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n` +
+        `--${boundary}--\r\n`,
+    });
+    expect(multipart.statusCode, multipart.body).toBe(200);
+    expect(multipart.body).toBe('لن تصلك هذه الرسائل بعد الآن.');
+    expect(await channel(huda!.uuid)).toBe('none');
+
+    // A forged link is the bare 404 of every unknown token.
+    const forged = path(omar!.url).replace(/\.email\./, '.sms.');
+    const nope = await app.inject({
+      method: 'POST',
+      url: forged,
+      headers: form,
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(nope.statusCode).toBe(404);
+    expect(await channel(omar!.uuid)).toBe('sms');
+  });
 });

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { vehicleStatus } from '@fleet/core';
 import type { GuardianMessageChannel, trackedTripStatuses } from '@fleet/api-client';
 import { route, iso } from '../http/route';
 import { notFound } from '../http/errors';
+import { t } from '../http/i18n';
 import { hashToken } from '../auth/crypto';
 import { logActivity } from '../activity/log';
 import { scopeSql } from '../entities/scope';
@@ -152,8 +153,9 @@ export function registerGuardianMessageRoutes(app: FastifyInstance): void {
     return answer(signed.channel, g.data ?? {}, g.email);
   });
 
-  route(app, 'unsubscribe.confirm', async ({ req, params }) => {
-    const { signed, g } = await subscription(params.token);
+  /** Stops the messages of a genuine link's channel (once: a second call changes nothing). */
+  async function unsubscribe(token: string, req: FastifyRequest, via: string) {
+    const { signed, g } = await subscription(token);
     const before = channelsOf(g.data ?? {}, g.email);
     if (!before.includes(signed.channel)) return answer(signed.channel, g.data ?? {}, g.email);
     const left = before.filter((c) => c !== signed.channel);
@@ -171,10 +173,57 @@ export function registerGuardianMessageRoutes(app: FastifyInstance): void {
       entity: 'guardian',
       entityUuid: signed.guardianUuid,
       before: { message_channel: before.length === 2 ? 'both' : (before[0] ?? 'none') },
-      after: { message_channel: next, via: 'unsubscribe link' },
+      after: { message_channel: next, via },
       req,
     });
     return answer(signed.channel, row!.data, row!.email);
+  }
+
+  route(app, 'unsubscribe.confirm', async ({ req, params }) =>
+    unsubscribe(params.token, req, 'unsubscribe link'),
+  );
+
+  /*
+   * One-click unsubscribe (RFC 8058). Every guardian e-mail names its unsubscribe link in
+   * `List-Unsubscribe` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`; a mail client's
+   * "Unsubscribe" button then POSTs `List-Unsubscribe=One-Click` to that very link, without cookies and
+   * without showing anything. The link is the portal's page path (/unsubscribe/:token, the one in the
+   * message body), so GET stays the page (read-only, mail scanners open it) and only this POST acts.
+   * The RFC's body is required (form-urlencoded, or multipart/form-data as the RFC prefers): a bare
+   * POST is refused with 400 so nothing but a one-click request unsubscribes here. The answer is
+   * plain text (no page, no redirect, as the RFC asks); a forged token is the same bare 404 as the
+   * API's. Its own plugin scope keeps the small form parser away from every other route.
+   */
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_req, body, done) => done(null, body),
+    );
+    scope.post<{ Params: { token: string } }>(
+      '/unsubscribe/:token',
+      { bodyLimit: 64 * 1024 },
+      async (req, reply) => {
+        const locale = req.locale ?? 'en';
+        if (!(await isOneClick(req))) {
+          return reply.code(400).send({ message: t(locale, 'unsubscribe.one_click') });
+        }
+        if (req.params.token.length > 200) return reply.code(404).send({ message: t(locale, 'not_found') });
+        let done: ReturnType<typeof answer>;
+        try {
+          done = await unsubscribe(req.params.token, req, 'one-click unsubscribe');
+        } catch (e) {
+          if ((e as { statusCode?: number }).statusCode === 404)
+            return reply.code(404).send({ message: t(locale, 'not_found') });
+          throw e;
+        }
+        // A mail client sends no X-Locale: the answer is in the guardian's saved language.
+        return reply
+          .code(200)
+          .type('text/plain; charset=utf-8')
+          .send(t(done.data.language, 'unsubscribe.done'));
+      },
+    );
   });
 
   route(
@@ -205,4 +254,23 @@ export function registerGuardianMessageRoutes(app: FastifyInstance): void {
     },
     { permission: 'guardians.update' },
   );
+}
+
+/**
+ * Whether a request's body is RFC 8058's `List-Unsubscribe=One-Click`: a form-urlencoded body (parsed
+ * to a string by the route's parser) or a multipart/form-data field of that name (@fastify/multipart,
+ * registered for the whole server by the file routes).
+ */
+async function isOneClick(req: FastifyRequest): Promise<boolean> {
+  if (typeof req.body === 'string')
+    return new URLSearchParams(req.body).get('List-Unsubscribe') === 'One-Click';
+  if (typeof req.isMultipart !== 'function' || !req.isMultipart()) return false;
+  try {
+    for await (const part of req.parts({ limits: { fields: 10, fieldSize: 1024, files: 0 } })) {
+      if (part.type === 'field' && part.fieldname === 'List-Unsubscribe') return part.value === 'One-Click';
+    }
+  } catch {
+    return false;
+  }
+  return false;
 }

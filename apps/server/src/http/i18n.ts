@@ -49,6 +49,9 @@ const en = {
   'origin.forbidden': 'Origin not allowed.',
   too_large: 'The request is too large.',
   bad_request: 'The request could not be understood.',
+  'unsubscribe.one_click':
+    'This address takes one-click unsubscribe requests (List-Unsubscribe=One-Click) only.',
+  'unsubscribe.done': 'You will no longer receive these messages.',
   'file.type': 'This file type is not allowed.',
   'file.too_large': 'The file is too large (at most {mb} MB).',
   'notifications.read_all': 'All notifications marked as read.',
@@ -106,6 +109,9 @@ const ar: Record<MessageKey, string> = {
   'origin.forbidden': 'هذا المصدر غير مسموح به.',
   too_large: 'الطلب كبير جدًا.',
   bad_request: 'تعذر فهم الطلب.',
+  'unsubscribe.one_click':
+    'يقبل هذا العنوان طلبات إلغاء الاشتراك بنقرة واحدة فقط (List-Unsubscribe=One-Click).',
+  'unsubscribe.done': 'لن تصلك هذه الرسائل بعد الآن.',
   'file.type': 'نوع الملف هذا غير مسموح به.',
   'file.too_large': 'الملف كبير جدًا (الحد الأقصى {mb} ميغابايت).',
   'notifications.read_all': 'تم تعليم جميع الإشعارات كمقروءة.',

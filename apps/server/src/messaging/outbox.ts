@@ -4,6 +4,7 @@ import { logActivity } from '../activity/log';
 import { backoffMs } from '../push/outbox';
 import { renderMessage, type RenderedMessage } from './templates';
 import { isGuardianKind, renderGuardianMessage } from '../guardians/render';
+import { signUnsubscribe } from '../guardians/signing';
 import type { MailTransport, SmsProvider, DeliveryResult } from './transports';
 
 /** A recipient for log lines: enough to tell messages apart, not the whole address. */
@@ -270,6 +271,7 @@ export class MessageOutbox {
           text: r.body_text ?? '',
           html: r.body_html,
           attachments: r.attachments ?? [],
+          ...(await this.unsubscribeLink(r)),
         });
       }
     } catch (err) {
@@ -323,6 +325,19 @@ export class MessageOutbox {
       transport,
       result.kind === 'retry' ? `gave up after ${r.attempts} attempts: ${result.error}` : result.error,
     );
+  }
+
+  /**
+   * The unsubscribe link of a guardian e-mail, for its List-Unsubscribe header: the same signed link as
+   * in the body (the signature is a function of guardian and channel, so it is made again here rather
+   * than stored; a retry of a message rendered on an earlier try gets it too).
+   */
+  private async unsubscribeLink(r: ClaimedRow): Promise<{ unsubscribe?: string }> {
+    const guardian = (r.params as { guardian_uuid?: unknown } | null)?.guardian_uuid;
+    if (!isGuardianKind(r.kind) || r.channel !== 'email' || typeof guardian !== 'string') return {};
+    return {
+      unsubscribe: `${this.publicUrl}/unsubscribe/${await signUnsubscribe(this.db, guardian, 'email')}`,
+    };
   }
 
   private async fail(r: ClaimedRow, transport: string, error: string): Promise<'failed'> {

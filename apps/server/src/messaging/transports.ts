@@ -15,6 +15,12 @@ export interface OutboundMail {
   text: string;
   html: string | null;
   attachments: MailAttachment[];
+  /**
+   * The one-click unsubscribe link of a message to someone who is not a user (guardians): sent as
+   * `List-Unsubscribe: <link>` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 2369,
+   * RFC 8058), so mail clients show their own "Unsubscribe" button, which POSTs to the link.
+   */
+  unsubscribe?: string;
 }
 
 export type DeliveryResult =
@@ -85,6 +91,12 @@ export class SmtpMailTransport implements MailTransport {
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
         messageId: mail.messageId,
+        ...(mail.unsubscribe
+          ? {
+              list: { unsubscribe: { url: mail.unsubscribe } },
+              headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            }
+          : {}),
         attachments: mail.attachments.map((a) => ({
           filename: a.filename,
           contentType: a.contentType,

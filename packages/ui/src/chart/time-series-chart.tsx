@@ -76,6 +76,12 @@ export interface TimeSeriesChartProps {
    * to something else, e.g. the route history moves the map's play head to the hovered moment.
    */
   onCursorTime?: (time: number | null) => void;
+  /**
+   * A moment to mark on the time axis with a vertical line (epoch ms; null or omitted: none), e.g. the
+   * route history's play head, which moves with the replay and with the pointer on the map. Drawn over
+   * the plot, outside uPlot's own hover cursor, so both can show at once.
+   */
+  markerTime?: number | null;
 }
 
 function useChartMessages(labels?: Partial<ChartMessages>): ChartMessages {
@@ -106,6 +112,7 @@ export function TimeSeriesChart({
   labels,
   className,
   onCursorTime,
+  markerTime,
 }: TimeSeriesChartProps & { kind: ChartKind }) {
   const { dir, localeTag, theme } = useUi();
   const messages = useChartMessages(labels);
@@ -114,6 +121,9 @@ export function TimeSeriesChart({
   const plotRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
+  const markerRef = useRef<HTMLDivElement | null>(null);
+  // Bumped when the plot is (re)built or resized, so the marker is placed again.
+  const [layout, setLayout] = useState(0);
   const onCursorTimeRef = useRef(onCursorTime);
   useEffect(() => {
     onCursorTimeRef.current = onCursorTime;
@@ -206,6 +216,10 @@ export function TimeSeriesChart({
         })),
       ],
       hooks: {
+        // Scales are known once uPlot has committed its first layout (after construction), and change
+        // when it resizes: the marker is placed again then.
+        ready: [() => setLayout((n) => n + 1)],
+        setScale: [() => setLayout((n) => n + 1)],
         setCursor: [
           (u) => {
             const idx = u.cursor.idx ?? null;
@@ -218,21 +232,55 @@ export function TimeSeriesChart({
     const chart = new uPlot(opts, toUplotData(timestamps, series) as uPlot.AlignedData, el);
     chart.root.setAttribute('aria-hidden', 'true');
     chartRef.current = chart;
+    // The play-head marker lives in uPlot's overlay (the plotting area), placed by the effect below.
+    const marker = document.createElement('div');
+    marker.setAttribute('data-slot', 'chart-marker');
+    marker.style.cssText = `position:absolute;top:0;bottom:0;width:2px;margin-left:-1px;pointer-events:none;display:none;background:${read(vars.color.foreground)}`;
+    chart.over.appendChild(marker);
+    markerRef.current = marker;
+    setLayout((n) => n + 1);
     const observer =
       typeof ResizeObserver === 'undefined'
         ? null
         : new ResizeObserver(() => {
             const w = el.clientWidth;
-            if (w > 0 && w !== chart.width) chart.setSize({ width: w, height });
+            if (w > 0 && w !== chart.width) {
+              chart.setSize({ width: w, height });
+              setLayout((n) => n + 1);
+            }
           });
     observer?.observe(el);
     return () => {
       observer?.disconnect();
       chart.destroy();
       chartRef.current = null;
+      markerRef.current = null;
     };
     // theme: colours are re-read from the tokens when the theme switches.
   }, [kind, timestamps, series, tones, height, dir, theme, timeFmt, localeTag, yMin, yMax, empty]);
+
+  // Place the marker: hidden without a time or outside the plotted range.
+  useEffect(() => {
+    const chart = chartRef.current;
+    const marker = markerRef.current;
+    if (!chart || !marker) return;
+    const first = timestamps[0];
+    const last = timestamps[timestamps.length - 1];
+    if (
+      markerTime == null ||
+      first === undefined ||
+      last === undefined ||
+      markerTime < first ||
+      markerTime > last
+    ) {
+      marker.style.display = 'none';
+      marker.removeAttribute('data-time');
+      return;
+    }
+    marker.style.left = `${chart.valToPos(markerTime, 'x')}px`;
+    marker.style.display = 'block';
+    marker.setAttribute('data-time', String(markerTime));
+  }, [markerTime, layout, timestamps]);
 
   const legendIndex = cursorIndex ?? timestamps.length - 1;
   return (

@@ -7,8 +7,8 @@
  * their menu at the card's end. Sorting has no header to live in here; the order stays the one
  * chosen before (or the server's).
  */
+import type { Cell, Row, Table } from '@tanstack/react-table';
 import { renderCell } from './data-table-row';
-import { type Cell, type Row, type Table } from '@tanstack/react-table';
 import { useId, useState, type ReactNode } from 'react';
 import { buttonRecipe } from '../button/button';
 import { format } from '../i18n/locale';
@@ -98,7 +98,7 @@ export function DataTableCards<T>({
 
 function CellValue<T>({ cell }: { cell: Cell<T, unknown> }) {
   const def = cell.column.columnDef;
-  const content = renderCell(cell);
+  const content = renderCell(cell as Cell<unknown, unknown>);
   return def.meta?.ltr ? <bdi dir="ltr">{content}</bdi> : <>{content}</>;
 }
 

@@ -12,7 +12,7 @@ import {
   type Row,
   type Table,
 } from '@tanstack/react-table';
-import { memo, type KeyboardEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { focusRing } from '../button/button';
 import { cn } from '../lib/cn';
 import { cellRecipe } from './data-table-primitives';
@@ -34,7 +34,8 @@ interface MemoRowProps {
   /**
    * The column definitions: a page whose cells read live data through closures (the vehicle list's
    * live status and last seen) passes new definitions when that data changes, and its rows must
-   * render them; a list with memoised columns keeps its rows cached.
+   * render them (they were frozen until the list refetched); a list with memoised columns keeps its
+   * rows cached.
    */
   columns: unknown;
   handlers: React.RefObject<RowHandlers>;
@@ -64,7 +65,7 @@ export const MemoRow = memo(function MemoRow({
       data-row-index={index}
       aria-rowindex={ariaRowIndex}
       tabIndex={interactive ? (tabbable ? 0 : -1) : undefined}
-      onClick={interactive ? () => handlers.current.onRowClick?.(row.original) : undefined}
+      onClick={interactive ? (e) => activateOnClick(e, handlers.current.onRowClick, row.original) : undefined}
       onKeyDown={interactive ? (e) => handlers.current.onRowKeyDown(e, index, row) : undefined}
       onFocus={interactive ? () => onFocusRow(index) : undefined}
       className={cn(
@@ -79,6 +80,32 @@ export const MemoRow = memo(function MemoRow({
     </tr>
   );
 });
+
+/** Elements of a cell that act on their own: a click on them is theirs, not the row's. */
+const OWN_ACTION =
+  'a[href], button, input, select, textarea, label, summary, [role="button"], [role="menuitem"], [role="checkbox"], [role="link"]';
+
+/**
+ * Row activation by a click. Not when the click belongs to a control inside the row (a link to a
+ * referenced record, the actions menu): the row's own navigation ran after the link's and pushed a
+ * second history entry, so the link's target flashed and Back skipped it. Not when the user was
+ * selecting text in the row (a drag that ends in a click), nor with a modifier key (the browser's
+ * own "open in a new tab" of a link is left alone).
+ */
+function activateOnClick(
+  e: MouseEvent<HTMLTableRowElement>,
+  onRowClick: ((row: unknown) => void) | undefined,
+  original: unknown,
+) {
+  if (!onRowClick || e.defaultPrevented || e.button !== 0) return;
+  if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const target = e.target as Element | null;
+  const control = target?.closest?.(OWN_ACTION);
+  if (control && e.currentTarget.contains(control) && control !== e.currentTarget) return;
+  const selection = e.currentTarget.ownerDocument.getSelection?.();
+  if (selection && !selection.isCollapsed && e.currentTarget.contains(selection.anchorNode)) return;
+  onRowClick(original);
+}
 
 /**
  * Cells of a virtualised row, built for this render only. TanStack's `row.getVisibleCells()` creates
@@ -135,22 +162,44 @@ function bodyCellClass(def: ColumnDef<unknown, unknown>, virtual: boolean): stri
 }
 
 /**
- * A cell's content. TanStack's flexRender mounts a function cell as a component, so a page that
- * builds its column definitions on each render (closures over live data, the clock) gets a new
- * component type each time and React remounts every cell's content: a click whose press and release
- * straddle such a render (live updates arrive every second) is lost, and focus inside a cell is
- * dropped. The cell function is called here instead, as part of its (keyed, stable) cell
- * component's render: hooks in a cell function stay legal (one column's cell always calls the same
- * hooks) and the DOM it returns is reconciled, not replaced.
+ * A column's cell function rendered inside a component of stable identity. TanStack's flexRender
+ * renders a function as a component (`<def.cell />`), and pages build their column definitions on
+ * every render (the vehicle list does, on each live update and clock tick), so every re-render of the
+ * table gave each cell a component type React had never seen: it unmounted and remounted the cell's
+ * contents, links included, several times a second. A click whose press and release straddled one of
+ * those remounts lost its target. Called from here, a new closure of the same cell function updates
+ * the DOM in place (its hooks, if any, belong to this component, in the same order each render).
+ * Component objects (memo, forwardRef, classes) still go through flexRender.
  */
-export function renderCell<T>(cell: Cell<T, unknown>) {
-  const render = cell.column.columnDef.cell;
-  return typeof render === 'function' ? render(cell.getContext()) : flexRender(render, cell.getContext());
+function CellRender({
+  render,
+  context,
+}: {
+  render: (context: CellContext<unknown, unknown>) => ReactNode;
+  context: CellContext<unknown, unknown>;
+}) {
+  return <>{render(context)}</>;
+}
+
+export function renderCell(cell: Cell<unknown, unknown>): ReactNode {
+  const def = cell.column.columnDef;
+  const render = def.cell;
+  if (
+    typeof render === 'function' &&
+    !(render.prototype as { isReactComponent?: unknown } | undefined)?.isReactComponent
+  )
+    return (
+      <CellRender
+        render={render as (c: CellContext<unknown, unknown>) => ReactNode}
+        context={cell.getContext()}
+      />
+    );
+  return flexRender(render, cell.getContext());
 }
 
 function BodyCell<T>({ cell, virtual }: { cell: Cell<T, unknown>; virtual: boolean }) {
   const def = cell.column.columnDef;
-  const content = renderCell(cell);
+  const content = renderCell(cell as Cell<unknown, unknown>);
   return (
     <td
       data-slot="data-table-cell"

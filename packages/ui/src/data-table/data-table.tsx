@@ -109,6 +109,13 @@ export interface DataTableProps<T> {
   /** Label of a row for its actions menu (default: the row id). */
   rowLabel?: (row: T) => string;
 
+  /**
+   * A request is under way. Skeleton rows stand in only while there is nothing to show yet; a refetch
+   * over rows already on screen (a background refresh, the next page or sort with the previous answer
+   * kept) leaves those rows in place, marked busy. Swapping them for skeletons unmounted the row under
+   * a user's pointer mid-click, so the click did nothing (seen as "clicking a vehicle row sometimes
+   * does not open it").
+   */
   loading?: boolean;
   skeletonRows?: number;
   /** Replaces the default empty message. */
@@ -381,6 +388,7 @@ export function DataTable<T>({
 
   const searchValue = searchState;
   const isEmpty = !loading && rows.length === 0;
+  const skeleton = loading && rows.length === 0;
   const emptyContent =
     empty ?? (searchValue ? format(messages.emptySearch, { query: searchValue }) : messages.empty);
 
@@ -414,7 +422,7 @@ export function DataTable<T>({
       ) : null}
       <DataTableHeader table={table} messages={messages} loading={loading} sticky={virtual} />
       <tbody ref={bodyRef} data-slot="data-table-body" className="bg-surface">
-        {loading ? (
+        {skeleton ? (
           Array.from({ length: skeletonRows }, (_, i) => (
             <tr
               key={`skeleton-${i}`}
@@ -483,7 +491,7 @@ export function DataTable<T>({
           rows={rows}
           caption={caption}
           messages={messages}
-          loading={loading}
+          loading={skeleton}
           skeletonRows={skeletonRows}
           emptyContent={emptyContent}
           {...(rowLabel ? { rowLabel } : {})}

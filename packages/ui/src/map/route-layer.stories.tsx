@@ -13,7 +13,7 @@ const meta = {
   // play function until the map is idle (tiles drawn, no pan or zoom running, no redraw pending).
   afterEach: async ({ canvasElement }) => waitForMapIdle(canvasElement),
   component: RouteLayer,
-  args: { points: route, timeZone: 'UTC', onTimeChange: fn() },
+  args: { points: route, timeZone: 'UTC', onTimeChange: fn(), onHoverTime: fn() },
   render: (args) => (
     <MapView center={DUBAI} zoom={12} tiles={{ kind: 'local' }} animate={false} size="lg">
       <RouteLayer {...args} />
@@ -69,6 +69,8 @@ export const HoverShowsTimeAndSpeed: Story = {
     const rtl = document.documentElement.dir === 'rtl';
     await expect(tip.textContent).toMatch(rtl ? /كم\/س/ : /km\/h/);
     await expect(tip.textContent).toMatch(/\d{2}:\d{2}:\d{2}/);
+    // The hovered point's time is told to the page (the route history's chart cursor follows it).
+    await expect(args.onHoverTime).toHaveBeenLastCalledWith(expect.any(Number));
     fireEvent.click(line, at);
     await waitFor(() => expect(args.onTimeChange).toHaveBeenCalled());
   },

@@ -153,6 +153,11 @@ export interface RouteLayerProps {
   /** Controlled play head; omit to let the layer keep it. */
   time?: number;
   onTimeChange?: (time: number) => void;
+  /**
+   * The time of the recorded point under the pointer on the line (null when the pointer leaves it):
+   * lets a page show that moment elsewhere (the route history's speed chart draws its cursor there).
+   */
+  onHoverTime?: (time: number | null) => void;
   timeZone?: string;
   formatTime?: (time: number) => string;
   labels?: Partial<MapMessages>;
@@ -170,6 +175,7 @@ export function RouteLayer({
   initialSpeed = defaultPlaybackSpeed,
   time: controlledTime,
   onTimeChange,
+  onHoverTime,
   timeZone,
   formatTime,
   labels,
@@ -192,8 +198,10 @@ export function RouteLayer({
     stateRef.current = state;
   });
   const onTimeChangeRef = useRef(onTimeChange);
+  const onHoverTimeRef = useRef(onHoverTime);
   useLayoutEffect(() => {
     onTimeChangeRef.current = onTimeChange;
+    onHoverTimeRef.current = onHoverTime;
   });
 
   const setTime = useCallback((t: number) => {
@@ -264,8 +272,11 @@ export function RouteLayer({
       tooltip.getElement()?.setAttribute('dir', dirRef.current);
       return p;
     };
-    hit.on('mousemove', show);
-    hit.on('mouseout', () => tooltip.remove());
+    hit.on('mousemove', (e: L.LeafletMouseEvent) => onHoverTimeRef.current?.(show(e).time));
+    hit.on('mouseout', () => {
+      tooltip.remove();
+      onHoverTimeRef.current?.(null);
+    });
     hit.on('click', (e: L.LeafletMouseEvent) => {
       const p = show(e);
       setTime(p.time);

@@ -60,6 +60,8 @@ export default function RouteHistoryPage() {
   const [draft, setDraft] = useState({ vehicle, from: range.fromDay, to: range.toDay });
   const draftRange = historyRange(new URLSearchParams({ from: draft.from, to: draft.to }));
   const [time, setTime] = useState<number | undefined>(undefined);
+  // The moment under the pointer on the map's line; the chart's cursor shows it, else the play head.
+  const [hoverTime, setHoverTime] = useState<number | null>(null);
   const ok = range.ok ? range : null;
 
   const history = useQuery({
@@ -130,10 +132,17 @@ export default function RouteHistoryPage() {
   usePageReady(!vehicle || !ok || (history.isSuccess && !breakdown.isPending));
 
   const points = useMemo(() => history.data ?? [], [history.data]);
+  const speedLabel = t('history.speedSeries');
+  // Memoised with its series: a new series array rebuilds the chart, which the play head's every step
+  // would otherwise do.
   const chart = useMemo(
-    () => ({ timestamps: points.map((p) => p.time), speeds: points.map((p) => p.speed ?? null) }),
-    [points],
+    () => ({
+      timestamps: points.map((p) => p.time),
+      series: [{ label: speedLabel, values: points.map((p) => p.speed ?? null), unit: 'km/h' }],
+    }),
+    [points, speedLabel],
   );
+  const playHead = time ?? points[0]?.time;
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
   const clock = (ms: number) => formatDate(ms, 'long', { locale: i18n.language, timeZone });
 
@@ -227,6 +236,7 @@ export default function RouteHistoryPage() {
                     timeZone={timeZone}
                     {...(time !== undefined ? { time } : {})}
                     onTimeChange={setTime}
+                    onHoverTime={setHoverTime}
                   />
                 </MapView>
               </div>
@@ -295,9 +305,10 @@ export default function RouteHistoryPage() {
               <LineChart
                 title={t('history.speedChart')}
                 timestamps={chart.timestamps}
-                series={[{ label: t('history.speedSeries'), values: chart.speeds, unit: 'km/h' }]}
+                series={chart.series}
                 height={180}
                 timeZone={timeZone}
+                markerTime={hoverTime ?? playHead ?? null}
                 onCursorTime={(at) => {
                   if (at !== null) setTime(at);
                 }}
