@@ -259,7 +259,11 @@ async function run(storage: Storage, label: string) {
 
 const results: Record<
   string,
-  { rows: number; timings: Timing[]; export: { rows: number; wall_ms: number; cpu_ms: number; rss_growth_mb: number } }
+  {
+    rows: number;
+    timings: Timing[];
+    export: { rows: number; wall_ms: number; cpu_ms: number; rss_growth_mb: number };
+  }
 > = {};
 const lite = await openStorage({});
 results.pglite = await run(lite, 'PGlite');

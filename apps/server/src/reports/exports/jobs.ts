@@ -29,6 +29,8 @@ import { routeReport } from '../route-report';
 import { CsvWriter } from './csv';
 import { formatTime, tableOf, type Cell } from './table';
 import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
+// Type only: the module itself loads on the first PDF (loadPdf).
+import type { PdfWriter } from './pdf';
 
 /**
  * Report exports as background jobs, queued in the database.
@@ -170,14 +172,10 @@ interface ExportParams {
  * imported one by one, its largest dependencies first, with a turn of the event loop between them, so each
  * module's evaluation is a separate, shorter block.
  */
-let pdfModule: Promise<typeof import('./pdf')> | null = null;
-export function loadPdf(): Promise<typeof import('./pdf')> {
+let pdfModule: Promise<{ PdfWriter: typeof PdfWriter }> | null = null;
+export function loadPdf(): Promise<{ PdfWriter: typeof PdfWriter }> {
   pdfModule ??= (async () => {
-    for (const load of [
-      () => import('fontkit'),
-      () => import('bidi-js'),
-      () => import('pdfkit'),
-    ]) {
+    for (const load of [() => import('fontkit'), () => import('bidi-js'), () => import('pdfkit')]) {
       await load();
       await new Promise((r) => setImmediate(r));
     }
@@ -384,7 +382,10 @@ export class ExportRunner {
         { ...job.selection, from: slice.from, to: slice.to, vehicle_uuid: job.vehicleUuid, page, limit },
         this.rollupTimeZone,
       );
-    let writer: { addRows(rows: readonly (readonly Cell[])[]): void | Promise<void>; finish(): Buffer | Promise<Buffer> } | null =
+    let writer: {
+      addRows(rows: readonly (readonly Cell[])[]): void | Promise<void>;
+      finish(): Buffer | Promise<Buffer>;
+    } | null =
       job.format === 'csv'
         ? new CsvWriter(head.columns)
         : job.format === 'xlsx'

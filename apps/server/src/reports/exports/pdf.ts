@@ -1,3 +1,6 @@
+// The mobile app's typecheck reaches this file through its tests without the server's include list, so
+// the declaration is referenced here (an import cannot name a .d.ts file).
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./fontkit.d.ts" />
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -308,7 +311,8 @@ export class PdfWriter {
         return v;
       },
     };
-    const fontName = (face: Face) => (face === 'arabic' ? (faceFile.arabic ? 'arabic' : latinFont) : latinFont);
+    const fontName = (face: Face) =>
+      face === 'arabic' ? (faceFile.arabic ? 'arabic' : latinFont) : latinFont;
     // Widths are cached: pdfkit lays a string out again for every call when features are given.
     const runWidths = new Map<string, number>();
     const runWidth = (r: Run, size: number) => {
@@ -416,12 +420,12 @@ export class PdfWriter {
     doc.fillColor('#111111');
     y += 18;
     header();
-      // The page count, known before drawing so each page gets its "n / count" footer as it is finished.
-      const bottom = PAGE.height - PAGE.margin - 14;
-      const firstPageRows = Math.floor((bottom - y) / ROW_H);
-      const pageRows = Math.floor((bottom - PAGE.margin - ROW_H) / ROW_H);
-      const pages =
-        meta.expectedRows <= firstPageRows ? 1 : 1 + Math.ceil((meta.expectedRows - firstPageRows) / pageRows);
+    // The page count, known before drawing so each page gets its "n / count" footer as it is finished.
+    const bottom = PAGE.height - PAGE.margin - 14;
+    const firstPageRows = Math.floor((bottom - y) / ROW_H);
+    const pageRows = Math.floor((bottom - PAGE.margin - ROW_H) / ROW_H);
+    const pages =
+      meta.expectedRows <= firstPageRows ? 1 : 1 + Math.ceil((meta.expectedRows - firstPageRows) / pageRows);
     let pageNo = 1;
     const footer = () => {
       doc.page.margins.bottom = 0; // the footer sits in the margin; do not let it open a new page

@@ -217,7 +217,8 @@ describe('PdfWriter (streamed PDF)', () => {
     expect(w.written).toBeGreaterThan(afterFirst + 5_000);
     await w.addRows(page(400));
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const doc = await pdfjs.getDocument({ data: new Uint8Array(await w.finish()), useSystemFonts: false }).promise;
+    const doc = await pdfjs.getDocument({ data: new Uint8Array(await w.finish()), useSystemFonts: false })
+      .promise;
     const pages: string[][] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const content = await (await doc.getPage(n)).getTextContent();
