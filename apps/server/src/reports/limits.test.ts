@@ -237,6 +237,15 @@ describe('report ranges', () => {
    * at load average ~21 on 2 cores: CSV 243-316 ms, XLSX 234-412 ms, PDF ~1.2 s. Pages of 200 rows, week
    * slices and a file store in 256 KB pieces were tried and did not move these figures at that load;
    * single stops pages still took 60-130 ms of PGlite time each. Still open.
+   * Session 7 (streamed PdfWriter, pdfkit's modules imported one by one, PDF rows yielding every 10):
+   * at load ~13-21, before the change CSV 154 ms, XLSX 225 ms, PDF 705 ms; after it CSV 230-571 ms,
+   * XLSX 78-386 ms, PDF 386-803 ms (the spread is the machine's load: single 10-row PDF draws took up to
+   * 110 ms of wall time). Timings inside the PDF run: importing fontkit / bidi-js / pdfkit under vitest
+   * 308 / 492 / 207 ms (vite transforms them; each is now its own block), registering and parsing the
+   * two faces 161 ms, the file store (hex into PGlite) 20-317 ms. A worker thread for rendering was not
+   * built this session (the server is bundled into one file by scripts/start-server.mjs, so a worker
+   * needs its own entry there); the PGlite store and reads would stay on the loop either way. Still
+   * open, so still gated.
    */
   for (const format of ['csv', 'xlsx', 'pdf'] as const) {
     const run = process.env.FLEET_EXPORT_LOOP ? it : it.skip;

@@ -27,8 +27,10 @@ import {
 import type { ReportSelection } from '../filters';
 import { routeReport } from '../route-report';
 import { CsvWriter } from './csv';
-import { formatTime, tableOf } from './table';
+import { formatTime, tableOf, type Cell } from './table';
 import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
+// Type only: the module itself loads on the first PDF (loadPdf).
+import type { PdfWriter } from './pdf';
 
 /**
  * Report exports as background jobs, queued in the database.
@@ -161,6 +163,25 @@ interface ExportParams {
   school_uuid?: string | null;
   locale: Locale;
   timezone: string;
+}
+
+/**
+ * pdf.ts loaded on the first PDF (pdfkit and its fonts, ~12 MB resident, are not loaded at server start).
+ * Importing it in one piece evaluated pdfkit, fontkit and their dependencies in one synchronous run of
+ * 270 ms idle and 470 ms at load ~20 (measured with the export event-loop test): the modules are
+ * imported one by one, its largest dependencies first, with a turn of the event loop between them, so each
+ * module's evaluation is a separate, shorter block.
+ */
+let pdfModule: Promise<{ PdfWriter: typeof PdfWriter }> | null = null;
+export function loadPdf(): Promise<{ PdfWriter: typeof PdfWriter }> {
+  pdfModule ??= (async () => {
+    for (const load of [() => import('fontkit'), () => import('bidi-js'), () => import('pdfkit')]) {
+      await load();
+      await new Promise((r) => setImmediate(r));
+    }
+    return import('./pdf');
+  })();
+  return pdfModule;
 }
 
 /** The run lost its claim (another runner took the job over): stop without writing anything more. */
@@ -340,48 +361,69 @@ export class ExportRunner {
   }
 
   /**
-   * Reads the report page by page and streams each page into the file's writer (CSV and XLSX): the
-   * rows of a page are formatted, encoded and dropped, so a 100,000-row export holds only the file being
-   * written. PDF still lays the table out in one run (pdfkit), so it collects the rows first.
+   * Reads the report page by page and streams each page into the file's writer: the rows of a page are
+   * formatted, encoded (CSV, XLSX) or drawn (PDF) and dropped, so a 100,000-row export holds only the
+   * file being written. The PDF writer needs the row count before its first page (for the "n / count"
+   * footers): the first page's total for a report read in one piece, the totals of each slice's first
+   * row for reports read in time slices.
    */
   private async render(job: ExportJob): Promise<void> {
     const db = this.db();
-    const pdfRows: Record<string, unknown>[] = [];
     const fetch = fetchers[job.report];
     const createdAt = this.now();
     const head = tableOf(job.report, [], job.locale, job.timeZone);
-    const writer =
+    // Event lists read in time slices (in their report order): each query then covers a month, not the
+    // whole export, so no single query holds the event loop long with PGlite (issue 18).
+    const slices = timeSlices(job.from, job.to, SLICED[job.report]);
+    const read = (slice: { from: string; to: string }, page: number, limit: number) =>
+      fetch(
+        db,
+        job.tenant,
+        {
+          ...job.selection,
+          from: slice.from,
+          to: slice.to,
+          vehicle_uuid: job.vehicleUuid,
+          page,
+          limit,
+          // Addresses (stops, trip list) in the file's language, from the geocoding cache only.
+          lang: job.locale,
+        },
+        this.rollupTimeZone,
+      );
+    let writer: {
+      addRows(rows: readonly (readonly Cell[])[]): void | Promise<void>;
+      finish(): Buffer | Promise<Buffer>;
+    } | null =
       job.format === 'csv'
         ? new CsvWriter(head.columns)
         : job.format === 'xlsx'
           ? new XlsxWriter(head, createdAt)
           : null;
-    // Event lists read in time slices (in their report order): each query then covers a month, not the
-    // whole export, so no single query holds the event loop long with PGlite (issue 18).
-    const slices = timeSlices(job.from, job.to, SLICED[job.report]);
+    const pdfWriter = async (expectedRows: number) => {
+      const subtitle = `${text[job.locale].range}: ${String(formatTime(job.from, job.timeZone))} – ${String(
+        formatTime(job.to, job.timeZone),
+      )} (${job.timeZone})`;
+      // pdfkit and its fonts (~12 MB resident) load on the first PDF, not at server start.
+      const { PdfWriter } = await loadPdf();
+      return new PdfWriter(head, { subtitle, createdAt, expectedRows });
+    };
+    if (!writer && slices.length > 1) {
+      let expected = 0;
+      for (const slice of slices) {
+        expected += (await read(slice, 1, 1)).total;
+        await new Promise((r) => setImmediate(r));
+      }
+      writer = await pdfWriter(expected);
+    }
     for (const [i, slice] of slices.entries()) {
       for (let page = 1; ; page++) {
-        const res = await fetch(
-          db,
-          job.tenant,
-          {
-            ...job.selection,
-            from: slice.from,
-            to: slice.to,
-            vehicle_uuid: job.vehicleUuid,
-            page,
-            limit: PAGE_ROWS,
-            // Addresses (stops, trip list) in the file's language, from the geocoding cache only.
-            lang: job.locale,
-          },
-          this.rollupTimeZone,
-        );
+        const res = await read(slice, page, PAGE_ROWS);
         const data = res.data as Record<string, unknown>[];
-        if (writer) {
-          // Let timers and sockets run between reading a page and formatting it.
-          await new Promise((r) => setImmediate(r));
-          await writer.addRows(tableOf(job.report, data, job.locale, job.timeZone).rows);
-        } else pdfRows.push(...data);
+        writer ??= await pdfWriter(res.total);
+        // Let timers and sockets run between reading a page and formatting it.
+        await new Promise((r) => setImmediate(r));
+        await writer.addRows(tableOf(job.report, data, job.locale, job.timeZone).rows);
         const done = (i + Math.min(page, res.last_page) / Math.max(1, res.last_page)) / slices.length;
         await this.progress(job, done * 80);
         // Let timers and sockets run between pages: with PGlite every await above resolves without
@@ -391,24 +433,7 @@ export class ExportRunner {
       }
     }
     await this.progress(job, 90);
-    let content: Buffer;
-    if (writer) content = await writer.finish();
-    else {
-      // Formatted PAGE_ROWS rows at a time, yielding to the event loop between chunks.
-      const table = { ...head, rows: [] as typeof head.rows };
-      for (let k = 0; k < pdfRows.length; k += PAGE_ROWS) {
-        table.rows.push(
-          ...tableOf(job.report, pdfRows.slice(k, k + PAGE_ROWS), job.locale, job.timeZone).rows,
-        );
-        await new Promise((r) => setImmediate(r));
-      }
-      const subtitle = `${text[job.locale].range}: ${String(formatTime(job.from, job.timeZone))} – ${String(
-        formatTime(job.to, job.timeZone),
-      )} (${job.timeZone})`;
-      // pdfkit and its fonts (~12 MB resident) load on the first PDF, not at server start.
-      const { toPdf } = await import('./pdf');
-      content = await toPdf(table, { subtitle, createdAt });
-    }
+    const content = await (writer ?? (await pdfWriter(0))).finish();
     const name = `${job.report}-${randomBytes(16).toString('hex')}.${job.format}`;
     // The file and the completion in one transaction, and only while the run still holds its claim.
     const stored = await db.transaction(async (tx) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
 
 import { CsvWriter, csvField, toCsv } from './csv';
-import { findFonts, isRtl, layoutLine, openFont, toPdf } from './pdf';
+import { findFonts, isRtl, layoutLine, openFont, PdfWriter, toPdf } from './pdf';
 import { formatTime, tableOf, type ExportTable } from './table';
 import { columnName, toXlsx, xmlEscape, XlsxWriter } from './xlsx';
 import { crc32, zip } from './zip';
@@ -199,6 +199,36 @@ describe('PDF bidi and Arabic', () => {
     const text = pdf.toString('latin1');
     expect(text.startsWith('%PDF-')).toBe(true);
     expect(text.match(/\/Type \/Page\b/g)?.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('PdfWriter (streamed PDF)', () => {
+  it('writes pages out as rows arrive and numbers them against the expected count', async () => {
+    const page = (from: number) => Array.from({ length: 200 }, (_, i) => [`A ${from + i}`, 'x', from + i]);
+    const w = new PdfWriter(
+      { title: 'Trips report', columns: table.columns, rtl: false },
+      { subtitle: 'Period', createdAt: new Date(0), expectedRows: 600 },
+    );
+    await w.addRows(page(0));
+    const afterFirst = w.written;
+    await w.addRows(page(200));
+    // Finished pages are already written (and dropped from pdfkit) before the document ends.
+    expect(afterFirst).toBeGreaterThan(0);
+    expect(w.written).toBeGreaterThan(afterFirst + 5_000);
+    await w.addRows(page(400));
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await pdfjs.getDocument({ data: new Uint8Array(await w.finish()), useSystemFonts: false })
+      .promise;
+    const pages: string[][] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      pages.push(content.items.map((it) => ('str' in it ? it.str : '')).filter((t) => t.trim() !== ''));
+    }
+    // 600 rows (31 under the title, 33 a page after): 19 pages, each numbered "n / 19" although the rows
+    // came in three parts.
+    expect(pages.length).toBe(19);
+    pages.forEach((items, k) => expect(items.at(-1)).toBe(`${k + 1} / 19`));
+    expect(pages.at(-1)).toContain('A 599');
   });
 });
 
