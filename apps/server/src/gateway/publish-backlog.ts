@@ -60,7 +60,8 @@ export class PublishBacklog {
 
   private wake(): void {
     if (this.waiters.length === 0) return;
-    // Frames go on one limit's worth at a time; the rest wait for the next release.
+    // Under the limit every waiting frame goes on: the count can overshoot by at most one frame per
+    // connection (each connection handles one frame at a time), which keeps the bound.
     if (!this.closed && this.outstanding >= this.limit) return;
     for (const w of this.waiters.splice(0)) w();
   }
