@@ -37,6 +37,12 @@ export const gatewayEnvShape = {
   /** Ingest batching across devices: flush after this many records or milliseconds. */
   GATEWAY_BATCH_MAX: z.coerce.number().int().min(1).max(50_000).default(2_000),
   GATEWAY_BATCH_MS: z.coerce.number().int().min(0).max(1_000).default(4),
+  /**
+   * Records stored but not yet handled by the pipeline and the realtime hub above which the gateway
+   * stores (and acknowledges) no new frame until they fall under it (publish-backlog.ts). 10,000 is
+   * about 5 s of 1,000 devices at 2 records/s each.
+   */
+  GATEWAY_PUBLISH_BACKLOG: z.coerce.number().int().min(100).max(10_000_000).default(10_000),
   /** A command sent to a device without an answer within this time is marked timed_out. */
   COMMAND_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(60),
   /** A command still queued (device offline) after this long is marked expired and never sent. */

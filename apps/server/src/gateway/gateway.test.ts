@@ -15,6 +15,7 @@ import { startGateway, type Gateway } from './gateway';
 import { startSimulatedFleet, simulatedImei } from '../simulator/fleet';
 import { addDevices, hubClient, RawClient, waitFor, GATEWAY_TEST_ENV } from './test-helpers';
 import type { Storage } from '../storage/storage';
+import { patterns, subscribeOn } from '../realtime/bus';
 
 const GATEWAY_ENV = GATEWAY_TEST_ENV;
 
@@ -332,6 +333,43 @@ describe('gateway ingest', () => {
     expect((await b.take(4)).readUInt32BE(0)).toBe(3);
     expect(await countLocations(fx.devices[0]!.id)).toBe(3);
     b.close();
+  });
+
+  it('holds the next frame unstored and unacknowledged while the publish backlog is full, never dropping one', async () => {
+    // The pipeline is slow: it keeps the first batch until `release`.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const unsubscribe = subscribeOn(h.bus, patterns.locations, () => held);
+    try {
+      const g = await startGateway({
+        config: { ...h.config, GATEWAY_PUBLISH_BACKLOG: 100 },
+        storage: h.storage,
+        bus: h.bus,
+      }).then((x) => (gw = x));
+      const imei = simulatedImei(23);
+      const fx = await addDevices(h.storage.db, w.a.id, [{ imei, type: 'teltonika' }]);
+      const t0 = Date.now() - 3_600_000;
+      const c = new RawClient(g.ports.teltonika!);
+      await c.send(encodeTeltonikaImei(imei));
+      expect([...(await c.take(1))]).toEqual([1]);
+      await c.send(encodeTeltonikaAvl(Array.from({ length: 100 }, (_, i) => record(imei, t0 + i * 1000))));
+      expect((await c.take(4)).readUInt32BE(0)).toBe(100);
+      expect(g.backlog.size).toBe(100);
+
+      await c.send(encodeTeltonikaAvl([record(imei, t0 + 200_000)]));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(c.received.length).toBe(0);
+      expect(await countLocations(fx.devices[0]!.id)).toBe(100);
+
+      release();
+      expect((await c.take(4)).readUInt32BE(0)).toBe(1);
+      expect(await countLocations(fx.devices[0]!.id)).toBe(101);
+      expect(g.backlog.waits).toBe(1);
+      c.close();
+    } finally {
+      release();
+      unsubscribe();
+    }
   });
 
   it('a malformed frame closes only that connection', async () => {

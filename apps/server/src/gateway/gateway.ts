@@ -20,6 +20,7 @@ import {
   type RegisteredConnection,
 } from './context';
 import { ingest } from './ingest';
+import { PublishBacklog } from './publish-backlog';
 import { publishStored } from './publish';
 import { Presence } from './presence';
 import { listenTcp, type TcpState } from './tcp';
@@ -61,6 +62,8 @@ export interface Gateway {
   readonly commands: CommandService;
   readonly queue: IngestQueue;
   readonly stats: GatewayStats;
+  /** Records stored and not yet handled by their subscribers (back-pressure to the transports). */
+  readonly backlog: PublishBacklog;
   /** Live connection of a device on this node. */
   isConnected(deviceUuid: string): boolean;
   close(): Promise<void>;
@@ -161,14 +164,18 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     });
   }
 
+  const backlog = new PublishBacklog(config.GATEWAY_PUBLISH_BACKLOG);
   const ingestDeps = {
     config,
     sensors,
     queue,
     stats,
     now,
-    publish: (device: DeviceRef, fresh: readonly LocationInput[], generic: boolean) =>
-      afterAcks(() => publishStored(bus, bg, device, fresh, generic)),
+    ready: () => backlog.ready(),
+    publish: (device: DeviceRef, fresh: readonly LocationInput[], generic: boolean) => {
+      backlog.add(fresh.length);
+      afterAcks(() => backlog.settle(fresh.length, publishStored(bus, bg, device, fresh, generic)));
+    },
   };
 
   /**
@@ -270,6 +277,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
     commands,
     queue,
     stats,
+    backlog,
     isConnected: (uuid) => registry.has(uuid),
     async close() {
       closing = true;
@@ -289,6 +297,7 @@ export async function startGateway(deps: GatewayDeps): Promise<Gateway> {
       }
       await Promise.all(closed);
       presence.stopDispatch();
+      backlog.close();
       await queue.drain();
       runPublishes();
       await status.flush();

@@ -21,6 +21,11 @@ export interface IngestDeps {
   readonly queue: IngestQueue;
   readonly stats: GatewayStats;
   readonly now: () => Date;
+  /**
+   * Undefined when the publish backlog has room, else a promise to await before storing a frame
+   * (back-pressure: see publish-backlog.ts).
+   */
+  ready?(): Promise<void> | undefined;
   /** After the commit: the new records of one device. */
   publish(device: DeviceRef, fresh: readonly LocationInput[], generic: boolean): void;
 }
@@ -46,6 +51,8 @@ export async function ingest(
     perGroup.push(mine);
   }
   if (inputs.length === 0) return;
+  const wait = deps.ready?.();
+  if (wait) await wait;
   const frame = gatewayFrame(groups.find((g) => g.records.length > 0)!.records[0]!.protocol, inputs.length);
   let fresh: LocationInput[];
   try {

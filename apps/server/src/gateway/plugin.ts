@@ -23,7 +23,13 @@ const gatewayPart: PartPlugin = async (app, { config, storage, ingest, bus, log 
     log: { info: log, warn: log, error: log },
   });
   app.decorate('gateway', gateway);
-  app.addHook('onClose', () => gateway.close());
+  app.addHook('onClose', async () => {
+    // One line for the benches: how often the consumers' backlog held frames back (publish-backlog.ts).
+    const b = gateway.backlog;
+    if (b.waits > 0)
+      log(`gateway: publish backlog peaked at ${b.peak} records; frames held back ${b.waits} times`);
+    await gateway.close();
+  });
 };
 
 export default fp(gatewayPart, { name: 'gateway', fastify: '5.x' });

@@ -9,17 +9,26 @@ import { liveLocation, withIoElements } from './records';
  * a live location of the api-client contract on `realtime.<company>` for the WebSocket hub. The only
  * publisher of live positions (ARCHITECTURE.md).
  */
-/** After a commit: hand each new record to the pipeline and the realtime hub. */
+/**
+ * After a commit: hand each new record to the pipeline and the realtime hub. Returns a promise that
+ * settles (never rejects: failures go to `bg`) when every publish did, for the gateway's
+ * {@link PublishBacklog}.
+ */
 export function publishStored(
   bus: Bus,
   bg: (p: Promise<unknown>, what: string) => void,
   device: DeviceRef,
   fresh: readonly LocationInput[],
   generic: boolean,
-): void {
-  if (fresh.length === 0) return;
+): Promise<unknown> {
+  if (fresh.length === 0) return Promise.resolve();
   for (const r of fresh) withIoElements(r);
-  bg(
+  const all: Promise<unknown>[] = [];
+  const track = (p: Promise<unknown>, what: string) => {
+    bg(p, what);
+    all.push(p);
+  };
+  track(
     publishOn(bus, subjects.locations(device.companyUuid, device.deviceUuid), {
       companyUuid: device.companyUuid,
       deviceUuid: device.deviceUuid,
@@ -30,11 +39,11 @@ export function publishStored(
     'publish locations',
   );
   const vehicleUuid = device.vehicleUuid;
-  if (!vehicleUuid) return;
+  if (!vehicleUuid) return Promise.allSettled(all);
   const sorted = fresh.length > 1 ? [...fresh].sort((a, b) => +a.fixTime - +b.fixTime) : fresh;
   for (const r of sorted) {
     if (r.valid === false) continue;
-    bg(
+    track(
       publishRealtime(bus, {
         company_uuid: device.companyUuid,
         event: generic ? 'generic-device-location' : 'device-location',
@@ -45,4 +54,5 @@ export function publishStored(
       'publish realtime',
     );
   }
+  return Promise.allSettled(all);
 }

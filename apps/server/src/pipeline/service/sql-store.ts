@@ -286,7 +286,12 @@ export class SqlPipelineStore implements PipelineStore {
     const rows: { company: number; vehicle: number; day: string; r: VehicleRollup }[] = [];
     const del = { vehicle: [] as number[], day: [] as string[] };
     const ev: { company: number; vehicle: number; day: string; e: DayRollups['fuelEvents'][number] }[] = [];
-    for (const { ref, day } of rollups) {
+    // One vehicle-day can come twice in a flush (two devices of one vehicle; seen in bench:soak on
+    // PostgreSQL, where the duplicate daily row failed every later flush with vehicle_rollups_pkey).
+    // Written one by one, the later write replaced the earlier: keep that, the last one.
+    const last = new Map<string, (typeof rollups)[number]>();
+    for (const w of rollups) last.set(`${w.ref.vehicleUuid}|${w.day.daily.date}`, w);
+    for (const { ref, day } of last.values()) {
       const v = vehicles.get(ref.vehicleUuid);
       if (!v) throw new Error(`Unknown vehicle ${ref.vehicleUuid}`);
       del.vehicle.push(v.id);
