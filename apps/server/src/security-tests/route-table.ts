@@ -56,6 +56,8 @@ export const NON_CONTRACT_ROUTES: Record<string, string> = {
     'real-time socket: token + membership checked on upgrade (attacks.test.ts "real-time socket")',
   'GET /v1/openapi.json': 'public API description generated from the contract (no data)',
   'GET /v1/docs': 'public API documentation page (no data)',
+  'POST /unsubscribe/:token':
+    "RFC 8058 one-click unsubscribe from a guardian mail's List-Unsubscribe-Post header: no session, the signed token names the one guardian it unsubscribes (forged tokens 404, guardians.test.ts)",
 };
 
 /**
