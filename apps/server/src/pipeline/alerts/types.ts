@@ -4,27 +4,14 @@
  * (vehicle context, documents, scheduled-trip events), what it emits (AlertRecord) and the per-vehicle
  * episode state it keeps and persists.
  */
+import { notificationRuleTypes } from '@fleet/api-client';
 import type { AlertMessageKey } from '../../alerts/messages';
 
-export const alertTypes = [
-  'overspeed',
-  'emergency_button',
-  'violation_output',
-  'ignition_on',
-  'ignition_off',
-  'device_unplugged',
-  'low_battery',
-  'geofence_entry',
-  'geofence_exit',
-  'salik_crossing',
-  'device_offline',
-  'vehicle_inactive',
-  'document_expiry',
-  'trip_delayed',
-  'trip_missed',
-  'bus_approaching',
-  'idling',
-] as const;
+/**
+ * Every alert the engine raises: the kinds a company configures as notification rules (the
+ * contract's list) and the guardian-facing bus-approaching alert, which has no rule of its own.
+ */
+export const alertTypes = [...notificationRuleTypes, 'bus_approaching'] as const;
 
 export type AlertType = (typeof alertTypes)[number];
 
