@@ -1,4 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { DecodedRecord } from '../../../packages/device-protocols/src/index';
+import { sendOverGateway } from './gateway-device';
 import { DEMO_EMAIL, DEMO_PASSWORD, pageReady, signIn, switchLanguage } from './helpers';
 
 /**
@@ -8,6 +10,27 @@ import { DEMO_EMAIL, DEMO_PASSWORD, pageReady, signIn, switchLanguage } from './
  * vehicle list: server-side sorting by plate and the new filters (live status, branch).
  */
 test.use({ viewport: { width: 1440, height: 900 } });
+
+/**
+ * One fix for a demo device sent through the real gateway, so the test does not depend on the simulator
+ * happening to move this vehicle (a parked or idling demo vehicle keeps its place for minutes).
+ */
+function fix(imei: string, lat: number, lng: number, speed: number): DecodedRecord {
+  return {
+    imei,
+    protocol: 'teltonika',
+    fixTime: Date.now(),
+    valid: true,
+    latitude: lat,
+    longitude: lng,
+    altitude: 10,
+    speed,
+    course: 90,
+    satellites: 12,
+    eventId: 0,
+    io: { 239: 1, 240: 1 },
+  };
+}
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
@@ -59,10 +82,13 @@ test('vehicle overview: live card, names, tabs and documents with expiry', async
   await expect(card).toBeVisible();
   const miniMap = card.getByTestId('vehicle-mini-map').locator('.leaflet-container');
   await expect(miniMap).toBeVisible();
-  // The mini-map follows the vehicle: the simulator moves it every 5 s and the map pans to each fix...
+  // The mini-map follows the vehicle: the map pans to each new fix (here one sent over the gateway
+  // about a kilometre east of where it stands)...
   await expect(miniMap).toHaveAttribute('data-follow', 'on');
   const firstCentre = (await miniMap.getAttribute('data-centre'))!;
   expect(firstCentre).toMatch(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/);
+  const [lat, lng] = firstCentre.split(',').map(Number) as [number, number];
+  await sendOverGateway(target.device_imei!, [fix(target.device_imei!, lat, lng + 0.01, 42)]);
   await expect(miniMap).not.toHaveAttribute('data-centre', firstCentre, { timeout: 30_000 });
   // ...until the user drags the map: then it stays where they put it while the vehicle moves on.
   const mapBox = (await miniMap.boundingBox())!;
@@ -73,6 +99,7 @@ test('vehicle overview: live card, names, tabs and documents with expiry', async
   await expect(miniMap).toHaveAttribute('data-follow', 'off');
   const heldCentre = (await miniMap.getAttribute('data-centre'))!;
   const summaryText = await card.getByTestId('vehicle-summary').innerText();
+  await sendOverGateway(target.device_imei!, [fix(target.device_imei!, lat + 0.01, lng + 0.02, 57)]);
   await expect(card.getByTestId('vehicle-summary')).not.toHaveText(summaryText, { timeout: 30_000 });
   await expect(miniMap).toHaveAttribute('data-centre', heldCentre);
   await expect(card.getByTestId('vehicle-summary')).toContainText(String(record.license_plate_number));
