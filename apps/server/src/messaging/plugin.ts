@@ -39,7 +39,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 export function mailTransportOf(config: MessagingConfig): MailTransport {
   return config.SMTP_URL
-    ? new SmtpMailTransport(config.SMTP_URL, config.MAIL_FROM, config.SMTP_TIMEOUT_MS)
+    ? new SmtpMailTransport(config.SMTP_URL, config.MAIL_FROM, config.SMTP_TIMEOUT_MS, config.dkim)
     : new MailboxTransport();
 }
 

@@ -6,6 +6,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailAttachment } from '../auth/messenger';
+import type { DkimSettings } from './config';
 
 export interface OutboundMail {
   /** Message-ID (stable per outbox row, so a receiver can drop a repeat after a crash mid-send). */
@@ -69,6 +70,8 @@ export class SmtpMailTransport implements MailTransport {
     url: string,
     private readonly from: string,
     timeoutMs = 20_000,
+    /** Sign every mail with DKIM (the sending domain's key); null sends unsigned. */
+    dkim: DkimSettings | null = null,
   ) {
     // A pool keeps the SMTP connection (and its TLS session) open between messages instead of a new
     // handshake per mail; options in the URL's query still win (`url` is parsed by nodemailer).
@@ -79,6 +82,7 @@ export class SmtpMailTransport implements MailTransport {
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs * 2,
+      ...(dkim ? { dkim } : {}),
     } as Parameters<typeof nodemailer.createTransport>[0]);
   }
 
