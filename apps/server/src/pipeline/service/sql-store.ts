@@ -32,18 +32,16 @@ export { gateUuid } from './sql/salik-events';
  * PipelineStore over the server's PostgreSQL schema (PGlite or pg: same SQL), assembled from one store
  * per engine, each in its own file under sql/ with the mapping decisions of its tables:
  *
- * | part of the port (ports.ts) | file                   | tables                                                   |
- * | --------------------------- | ---------------------- | -------------------------------------------------------- |
- * | CompanySetupStore           | sql/company-setup.ts   | notification_rules, geofences, vehicles, drivers (read)  |
- * | LocationStore               | sql/locations.ts       | locations (read)                                         |
- * | ResultStore                 | sql/results.ts         | one transaction per flush over the two below             |
- * | - trips, stops, idling      | sql/trips.ts           | device_trips                                             |
- * | - rollups                   | sql/rollups.ts         | vehicle_rollups, fuel_events; notifications (read)       |
- * | GeofenceEventStore          | sql/geofence-events.ts | geofence_events                                          |
- * | SalikEventStore             | sql/salik-events.ts    | salik_events                                             |
- * | AlertStore                  | sql/alerts.ts          | notifications; users, memberships, guardians, latest_locations, vehicles, drivers (read) |
- * | ScheduledTripStore          | sql/scheduled.ts       | trips (instances); scheduled_trips and their stops (read) |
- * | DeviceStateStore            | sql/device-state.ts    | pipeline_device_state                                    |
+ *  - CompanySetupStore: sql/company-setup.ts (notification_rules, geofences, vehicles, drivers; read)
+ *  - LocationStore: sql/locations.ts (locations; read)
+ *  - ResultStore: sql/results.ts, one transaction per flush over sql/trips.ts (device_trips: trips,
+ *    stops, idling) and sql/rollups.ts (vehicle_rollups, fuel_events; violation times from notifications)
+ *  - GeofenceEventStore: sql/geofence-events.ts (geofence_events)
+ *  - SalikEventStore: sql/salik-events.ts (salik_events)
+ *  - AlertStore: sql/alerts.ts (notifications; recipients from users, memberships, guardians; clock
+ *    alert inputs from latest_locations, vehicles, drivers)
+ *  - ScheduledTripStore: sql/scheduled.ts (scheduled_trips and their stops; instances in trips)
+ *  - DeviceStateStore: sql/device-state.ts (pipeline_device_state)
  *
  * This class only hands each call to its store. It stays one object with every method on its
  * prototype, so callers keep one `store` and tests can wrap a single method (`Object.create(store)`
