@@ -7,7 +7,6 @@ import { U1, deviceCommand, location, notification } from '../test/fixtures';
 import {
   RealtimeClient,
   realtimeKey,
-  realtimeUrl,
   type RealtimeClientOptions,
   type WebSocketLike,
 } from './realtime-client';
@@ -80,22 +79,6 @@ describe('realtimeKey', () => {
     ['pong', undefined, 'pong'],
   ])('%s %j -> %s', (event, path, expected) => {
     expect(realtimeKey(event, path)).toBe(expected);
-  });
-});
-
-describe('realtimeUrl', () => {
-  it.each<[string, string, string | null | undefined, string | null | undefined, string]>([
-    ['wss://api.example.com', 'a', 'b', undefined, 'wss://api.example.com/ws/a/b'],
-    ['https://api.example.com/', 'a', 'b', 't k', 'wss://api.example.com/ws/a/b?token=t%20k'],
-    ['http://localhost:8080//', 'a/1', null, null, 'ws://localhost:8080/ws/a%2F1'],
-    ['  ws://h ', 'a', '', 'tok', 'ws://h/ws/a?token=tok'],
-  ])('%s', (base, first, second, token, expected) => {
-    expect(realtimeUrl(base, first, second, token)).toBe(expected);
-  });
-
-  it('adds the connection language after the token, or alone', () => {
-    expect(realtimeUrl('https://h', 'a', 'b', 'tok', 'ar')).toBe('wss://h/ws/a/b?token=tok&locale=ar');
-    expect(realtimeUrl('https://h', 'a', 'b', null, 'en')).toBe('wss://h/ws/a/b?locale=en');
   });
 });
 

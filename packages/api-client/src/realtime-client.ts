@@ -6,7 +6,7 @@ import {
   type Logger,
   type Timers,
 } from '@fleet/core';
-import { parseRealtimeFrame, type RealtimeFrame } from './realtime';
+import { parseRealtimeFrame, websocketUrl, type RealtimeFrame } from './realtime';
 
 /**
  * The real-time socket client, next to the contract it reads (realtime.ts).
@@ -67,27 +67,6 @@ export function realtimeKey(event: string, path?: string | null): string {
   if (event === 'notification') return path ? path : 'notification';
   const kind = event === 'device-command-response' ? 'command-response' : event;
   return path ? `${kind}:${path}` : kind;
-}
-
-/** WebSocket URL `{wsBase}/ws/{firstId}/{secondId}[?token=][&locale=]`. */
-export function realtimeUrl(
-  baseUrl: string,
-  firstId: string,
-  secondId?: string | null,
-  token?: string | null,
-  locale?: string | null,
-): string {
-  const base = baseUrl
-    .trim()
-    .replace(/^http(s?):\/\//i, (_match, s: string) => `ws${s}://`)
-    .replace(/\/+$/, '');
-  let url = `${base}/ws/${encodeURIComponent(firstId)}`;
-  if (secondId) url += `/${encodeURIComponent(secondId)}`;
-  const query: string[] = [];
-  if (token) query.push(`token=${encodeURIComponent(token)}`);
-  if (locale) query.push(`locale=${encodeURIComponent(locale)}`);
-  if (query.length > 0) url += `?${query.join('&')}`;
-  return url;
 }
 
 function decodeData(data: unknown): string | null {
@@ -237,7 +216,7 @@ export class RealtimeClient {
 
   private open(): void {
     const { baseUrl, firstId, secondId, token, locale } = this.options;
-    const url = realtimeUrl(baseUrl, firstId as string, secondId, token, locale);
+    const url = websocketUrl(baseUrl, firstId as string, secondId, token, locale);
     let socket: WebSocketLike;
     try {
       socket = this.options.createSocket(url);

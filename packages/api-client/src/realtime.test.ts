@@ -16,11 +16,12 @@ describe('websocketPath', () => {
     expect(websocketPath(U1, U2)).toBe(`/ws/${U1}/${U2}`);
     expect(websocketPath('a/b', 'c')).toBe('/ws/a%2Fb/c');
   });
-  it.each([
-    ['', U2, 'company uuid is required'],
-    [U1, '', 'user uuid is required'],
-  ])('refuses missing identifiers (%j, %j)', (company, user, message) => {
-    expect(() => websocketPath(company, user)).toThrow(message);
+  it('refuses a missing company', () => {
+    expect(() => websocketPath('', U2)).toThrow('company uuid is required');
+  });
+  it('leaves out a missing user (the socket client connects so; the server refuses it)', () => {
+    expect(websocketPath(U1, '')).toBe(`/ws/${U1}`);
+    expect(websocketPath(U1, null)).toBe(`/ws/${U1}`);
   });
 });
 
@@ -31,6 +32,22 @@ describe('websocketUrl', () => {
     ['wss://api.example.com', 't', `wss://api.example.com/ws/${U1}/${U2}?token=t`],
   ])('%s', (base, token, expected) => {
     expect(websocketUrl(base, U1, U2, token)).toBe(expected);
+  });
+});
+
+describe('websocketUrl as the socket client calls it', () => {
+  it.each<[string, string, string | null | undefined, string | null | undefined, string]>([
+    ['wss://api.example.com', 'a', 'b', undefined, 'wss://api.example.com/ws/a/b'],
+    ['https://api.example.com/', 'a', 'b', 't k', 'wss://api.example.com/ws/a/b?token=t%20k'],
+    ['http://localhost:8080//', 'a/1', null, null, 'ws://localhost:8080/ws/a%2F1'],
+    ['  ws://h ', 'a', '', 'tok', 'ws://h/ws/a?token=tok'],
+  ])('%s', (base, first, second, token, expected) => {
+    expect(websocketUrl(base, first, second, token)).toBe(expected);
+  });
+
+  it('adds the connection language after the token, or alone', () => {
+    expect(websocketUrl('https://h', 'a', 'b', 'tok', 'ar')).toBe('wss://h/ws/a/b?token=tok&locale=ar');
+    expect(websocketUrl('https://h', 'a', 'b', null, 'en')).toBe('wss://h/ws/a/b?locale=en');
   });
 });
 

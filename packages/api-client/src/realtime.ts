@@ -54,28 +54,42 @@ export const PONG_MESSAGE = { event: 'pong' } as const satisfies RealtimeMessage
 export const WEBSOCKET_PATH_TEMPLATE = '/ws/:company_uuid/:user_uuid';
 
 /**
- * The WebSocket path for a company and a user. The company is required (spec: without it no connection is
- * made), so an empty one throws; so does an empty user.
+ * The one place the WebSocket address is built (issue 22: it used to be built here, again in the
+ * socket client, and by hand in the server's benchmark and cluster harness); the server registers its
+ * route with {@link WEBSOCKET_PATH_TEMPLATE}.
+ *
+ * The path is `/ws/{company}/{user}`. The company is required (spec: without the first identifier no
+ * connection is made), so an empty one throws. The user is left out when empty: the spec does not
+ * show the second identifier's meaning and the client has always connected without one when it had
+ * none (the server's route needs both, so such a socket is refused there, not here).
  */
-export function websocketPath(companyUuid: string, userUuid: string): string {
+export function websocketPath(companyUuid: string, userUuid?: string | null): string {
   if (!companyUuid) throw new Error('websocketPath: company uuid is required');
-  if (!userUuid) throw new Error('websocketPath: user uuid is required');
-  return `/ws/${encodeURIComponent(companyUuid)}/${encodeURIComponent(userUuid)}`;
+  const path = `/ws/${encodeURIComponent(companyUuid)}`;
+  return userUuid ? `${path}/${encodeURIComponent(userUuid)}` : path;
 }
 
 /**
- * Full WebSocket URL on the API host: http(s) becomes ws(s), the path is {@link websocketPath} and the
- * session token, when given, travels as the `token` query parameter.
+ * Full WebSocket URL on the API host `{base}/ws/{company}[/{user}][?token=][&locale=]`: the base is
+ * trimmed, http(s) becomes ws(s) and trailing slashes go; the session token, when given, travels as
+ * the `token` query parameter and the connection's language (en, ar: the server words alerts in it) as
+ * `locale`.
  */
 export function websocketUrl(
   apiBaseUrl: string,
   companyUuid: string,
-  userUuid: string,
-  token?: string,
+  userUuid?: string | null,
+  token?: string | null,
+  locale?: string | null,
 ): string {
-  const base = apiBaseUrl.replace(/\/+$/, '').replace(/^http(s?):/i, 'ws$1:');
-  const query = token ? `?token=${encodeURIComponent(token)}` : '';
-  return `${base}${websocketPath(companyUuid, userUuid)}${query}`;
+  const base = apiBaseUrl
+    .trim()
+    .replace(/^http(s?):\/\//i, (_match, s: string) => `ws${s}://`)
+    .replace(/\/+$/, '');
+  const query: string[] = [];
+  if (token) query.push(`token=${encodeURIComponent(token)}`);
+  if (locale) query.push(`locale=${encodeURIComponent(locale)}`);
+  return `${base}${websocketPath(companyUuid, userUuid)}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 
 /** The events the server sends (ping is the client's, pong is answered on the socket itself). */

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { websocketUrl } from '@fleet/api-client';
 import { encodeTeltonikaAvl, encodeTeltonikaImei, type DecodedRecord } from '@fleet/device-protocols';
 import type { Queryable } from '../storage/db';
 import { hashToken, newToken } from '../auth/crypto';
@@ -330,8 +331,9 @@ export class SimWsClient {
       const open = () => {
         if (this.stopped) return;
         const list = this.urls();
-        const base = list[this.target % list.length]!.replace(/^http/, 'ws');
-        const ws = new WebSocket(`${base}/ws/${this.company}/${this.user}?token=${this.token}`);
+        const ws = new WebSocket(
+          websocketUrl(list[this.target % list.length]!, this.company, this.user, this.token),
+        );
         this.ws = ws;
         ws.on('open', () => {
           this.opened++;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
+import { WEBSOCKET_PATH_TEMPLATE } from '@fleet/api-client';
 import { bearerToken, sessionFromToken, type Principal } from '../auth/session';
 import { loadTenant, type Tenant } from '../tenancy/context';
 import { effectivePermissions } from '../tenancy/permissions';
@@ -41,7 +42,7 @@ export async function registerWebSocket(app: FastifyInstance, hub: RealtimeHub):
   };
 
   app.get(
-    '/ws/:company_uuid/:user_uuid',
+    WEBSOCKET_PATH_TEMPLATE,
     {
       websocket: true,
       preValidation: async (req, reply) => {

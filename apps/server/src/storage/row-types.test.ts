@@ -21,9 +21,15 @@ import { migrate } from './migrate';
  * arrays for json and arrays). A renamed or dropped column, a table that no migration creates, or a
  * type changed under the code fails here with the file and line of the query.
  *
- * Queries whose text is assembled at run time (filters, sort columns) cannot be described without
- * running the code; they are counted, and their share is held to the floor below so that moving
- * queries out of the checked set does not go unnoticed.
+ * Texts assembled at run time are followed as far as the compiler can see (issue 22: from 143 to 191
+ * of 215 queries): every branch of a conditional and every member of a union of string literals is a
+ * variant of its own, each described; the expressions a list may sort by (`sortExpression`, a constant
+ * map of sorts) are variants too; a local helper that returns a template is read through; and the
+ * fragments of known kind (tenant scope, date ranges, conditions joined with AND, parameter numbers
+ * counted at run time) stand in as `TRUE` / `NULL`, which leaves the result columns as they are.
+ * What is still built out of sight (a table name from an entity definition, a select list passed in)
+ * is listed by file with the reason in NOT_KNOWN, and the known share is held to the floor below so
+ * that moving queries out of the checked set does not go unnoticed.
  *
  * Why not drizzle: storage/schema.ts held a drizzle copy of every table that no query used, a
  * third description nothing compared with the other two. Moving 200-odd hand-tuned queries
@@ -40,13 +46,43 @@ const SRC = fileURLToPath(new URL('..', import.meta.url));
  */
 const secondPass = process.env.FLEET_TEST_DB === 'pg';
 
-/** At least this share of the row-typed queries must have a text known at compile time. */
-const MIN_CHECKED_SHARE = 0.6;
+/** At least this share of the row-typed queries must have a text known at compile time (191 of 215 in session 8). */
+const MIN_CHECKED_SHARE = 0.85;
+
+/**
+ * The files whose row-typed queries are (partly) built at run time in a way this test cannot follow,
+ * and why. A query not known in a file that is not listed here fails the test: say why beside it, or
+ * build it so that it can be described. A listed file left with nothing unknown fails too (the list
+ * must not go stale).
+ */
+const NOT_KNOWN: Record<string, string> = {
+  'cluster/figures.ts': 'one count per outbox: the table and its waiting condition come from the outbox list',
+  'entities/crud.ts': 'the generic entity CRUD: table and columns come from the entity definition',
+  'entities/entity-def.ts': 'the generic entity lookup: the table comes from the entity definition',
+  'entities/read.ts': 'the generic entity list/show: table, columns and sort come from the entity definition',
+  'entities/defs/notification-rules.ts':
+    'the referenced table (users, vehicles, geofences...) comes from the field',
+  'modules/device-events.ts':
+    'geofence and Salik events share one list: table, time column and sorts come from the route',
+  'modules/locations.ts':
+    'the history page is composed from sub-query text (per-device branches, cursor, count) built beside it',
+  'reports/bench-everyday.ts': 'benchmark: counts the rows of each table in a loop',
+  'reports/queries.ts': 'a shared report query: each report passes its own select list and HAVING',
+  'reports/sensors.ts':
+    'a shared sensor report query: each report passes its own select list, HAVING or filter',
+  'security-tests/fixtures.ts': 'test fixture: inserts into any table',
+  'seed/demo.ts': "a one-row helper: the statement is its caller's",
+  'storage/db.ts': 'the drivers: any statement passes through',
+  'storage/write-watch.ts': 'the write watch: any statement passes through',
+};
 
 interface Found {
   where: string;
-  sql: string | null;
+  /** The texts the query can run with (null: not known at compile time). */
+  texts: Texts | null;
   props: { name: string; optional: boolean; kinds: Set<Kind> }[] | null;
+  /** Per text: the result columns the database describes, or why it refused the statement. */
+  described?: ({ fields: { name: string; dataTypeID: number }[] } | { error: string })[];
 }
 
 type Kind = 'number' | 'string' | 'boolean' | 'date' | 'object' | 'array' | 'unknown' | 'bigint';
@@ -62,29 +98,165 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** The value of a string expression known at compile time, or null. */
-function constantText(node: ts.Expression, checker: ts.TypeChecker, depth = 0): string | null {
+/** At most this many texts per query (every combination of its conditionals is described). */
+const MAX_VARIANTS = 64;
+
+/**
+ * Helpers that build a WHERE predicate at run time, and what each stands as here: the tenant scope
+ * (entities/scope.ts), the rollup day/hour ranges (reports/range.ts) and the report's vehicle
+ * selection, appended as ` AND ...` conditions or nothing (reports/filters.ts).
+ */
+const PREDICATE_HELPERS: Record<string, string> = {
+  scopeSql: 'TRUE',
+  rangeSql: 'TRUE',
+  hourlySql: 'TRUE',
+  selectionAnd: '',
+};
+
+/** The expression a `const` name stands for (followed through names), or the expression itself. */
+function resolveConst(node: ts.Expression, checker: ts.TypeChecker, depth = 0): ts.Expression {
+  let e = node;
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e)) e = e.expression;
+  if (depth > 10 || !ts.isIdentifier(e)) return e;
+  const decl = checker.getSymbolAtLocation(e)?.valueDeclaration;
+  if (
+    decl &&
+    ts.isVariableDeclaration(decl) &&
+    decl.initializer &&
+    ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const
+  )
+    return resolveConst(decl.initializer, checker, depth + 1);
+  return e;
+}
+
+/**
+ * Run-time fragments of a template that stand for something of known kind, so the statement can
+ * still be described. Each keeps the result columns as they are:
+ *  - a predicate built at run time (the helpers above, or a list of conditions joined with AND:
+ *    `where.join(' AND ')`) stands as `TRUE` (or nothing, for the appended conditions);
+ *  - a parameter number computed at run time (`$${params.length}`, `$${params.push(x)}`) stands as
+ *    `NULL` (a typed NULL where the query casts it).
+ * What a stand-in leaves out (the parameters inside a predicate) may leave a gap in the parameter
+ * numbers that the database cannot type; such a statement counts as not known (see beforeAll).
+ */
+function standIn(
+  span: ts.Expression,
+  textBefore: string,
+  checker: ts.TypeChecker,
+): { text: string; dropDollar: boolean } | null {
+  if (textBefore.endsWith('$')) return { text: 'NULL', dropDollar: true };
+  const e = resolveConst(span, checker);
+  if (!ts.isCallExpression(e)) return null;
+  const callee = e.expression;
+  if (ts.isIdentifier(callee) && callee.text in PREDICATE_HELPERS)
+    return { text: PREDICATE_HELPERS[callee.text]!, dropDollar: false };
+  if (
+    ts.isPropertyAccessExpression(callee) &&
+    callee.name.text === 'join' &&
+    e.arguments.length === 1 &&
+    ts.isStringLiteral(e.arguments[0]!) &&
+    e.arguments[0].text === ' AND '
+  )
+    return { text: 'TRUE', dropDollar: false };
+  return null;
+}
+
+/** Every `a + b` of two lists of texts (null when either is unknown or there would be too many). */
+function product(a: string[] | null, b: string[] | null): string[] | null {
+  if (a === null || b === null || a.length * b.length > MAX_VARIANTS) return null;
+  return a.flatMap((x) => b.map((y) => x + y));
+}
+
+/** Every value of an object literal (followed through `const` names and properties), or null. */
+function valuesOf(node: ts.Expression, checker: ts.TypeChecker, depth: number): Texts | null {
+  let obj = resolveConst(node, checker);
+  if (ts.isPropertyAccessExpression(obj)) {
+    const decl = checker.getSymbolAtLocation(obj)?.valueDeclaration;
+    if (decl && ts.isPropertyAssignment(decl)) obj = resolveConst(decl.initializer, checker);
+  }
+  if (!ts.isObjectLiteralExpression(obj) || obj.properties.length > MAX_VARIANTS) return null;
+  const texts: string[] = [];
+  let standIns = false;
+  for (const p of obj.properties) {
+    const v = ts.isPropertyAssignment(p) ? constantTexts(p.initializer, checker, depth + 1) : null;
+    if (!v) return null;
+    texts.push(...v.texts);
+    standIns ||= v.standIns;
+  }
+  return texts.length && texts.length <= MAX_VARIANTS ? { texts, standIns } : null;
+}
+
+interface Texts {
+  texts: string[];
+  /** Some fragment is a stand-in (the text is not exactly what runs). */
+  standIns: boolean;
+}
+
+/**
+ * The texts a string expression can have, known at compile time: literals, templates and `+` over
+ * constant strings, one text per branch of each conditional (`cond ? 'A' : 'B'`) and per member of a
+ * union of string literals (`'ASC' | 'DESC'`), run-time fragments of known kind replaced by their
+ * stand-in (above). Null when some part is unknown.
+ */
+function constantTexts(node: ts.Expression, checker: ts.TypeChecker, depth = 0): Texts | null {
   if (depth > 20) return null;
   if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node))
-    return constantText(node.expression, checker, depth + 1);
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    return constantTexts(node.expression, checker, depth + 1);
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+    return { texts: [node.text], standIns: false };
+  if (ts.isConditionalExpression(node)) {
+    const a = constantTexts(node.whenTrue, checker, depth + 1);
+    const b = a && constantTexts(node.whenFalse, checker, depth + 1);
+    if (!a || !b || a.texts.length + b.texts.length > MAX_VARIANTS) return null;
+    return { texts: [...a.texts, ...b.texts], standIns: a.standIns || b.standIns };
+  }
   if (ts.isTemplateExpression(node)) {
-    let text = node.head.text;
+    let texts: string[] | null = [node.head.text];
+    let standIns = false;
     for (const span of node.templateSpans) {
-      const part = constantText(span.expression, checker, depth + 1);
-      if (part === null) return null;
-      text += part + span.literal.text;
+      const part = constantTexts(span.expression, checker, depth + 1);
+      if (part) {
+        standIns ||= part.standIns;
+        texts = product(texts, part.texts);
+      } else {
+        const stand = texts && standIn(span.expression, texts[0]!, checker);
+        if (!texts || !stand) return null;
+        standIns = true;
+        texts = texts.map((t) => (stand.dropDollar ? t.slice(0, -1) : t) + stand.text);
+      }
+      texts = product(texts, [span.literal.text]);
+      if (!texts) return null;
     }
-    return text;
+    return { texts, standIns };
   }
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-    const a = constantText(node.left, checker, depth + 1);
-    const b = a === null ? null : constantText(node.right, checker, depth + 1);
-    return a === null || b === null ? null : a + b;
+    const a = constantTexts(node.left, checker, depth + 1);
+    const b = a && constantTexts(node.right, checker, depth + 1);
+    const texts = a && b ? product(a.texts, b.texts) : null;
+    return texts && a && b ? { texts, standIns: a.standIns || b.standIns } : null;
   }
+  if (ts.isCallExpression(node)) {
+    // A local helper `const f = (...) => `...`` : its body, with run-time parts as stand-ins.
+    const fn = resolveConst(node.expression, checker);
+    if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return constantTexts(fn.body, checker, depth + 1);
+    // A list's sort key (modules/list-sort.ts): one of the expressions it allows.
+    if (ts.isIdentifier(node.expression) && node.expression.text === 'sortExpression' && node.arguments[1])
+      return valuesOf(node.arguments[1], checker, depth + 1);
+  }
+  // `sorts[key]` of a constant object: any of its values.
+  if (ts.isElementAccessExpression(node)) return valuesOf(node.expression, checker, depth + 1);
   const type = checker.getTypeAtLocation(node);
-  if (type.isStringLiteral()) return type.value;
-  if (type.isNumberLiteral()) return String(type.value);
+  if (type.isStringLiteral()) return { texts: [type.value], standIns: false };
+  if (type.isNumberLiteral()) return { texts: [String(type.value)], standIns: false };
+  if (
+    type.isUnion() &&
+    type.types.length <= MAX_VARIANTS &&
+    type.types.every((t) => t.isStringLiteral() || t.isNumberLiteral())
+  )
+    return {
+      texts: type.types.map((t) => String((t as ts.StringLiteralType | ts.NumberLiteralType).value)),
+      standIns: false,
+    };
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
     let symbol = checker.getSymbolAtLocation(node);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
@@ -95,8 +267,8 @@ function constantText(node: ts.Expression, checker: ts.TypeChecker, depth = 0): 
       decl.initializer &&
       ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const
     )
-      return constantText(decl.initializer, checker, depth + 1);
-    if (decl && ts.isPropertyAssignment(decl)) return constantText(decl.initializer, checker, depth + 1);
+      return constantTexts(decl.initializer, checker, depth + 1);
+    if (decl && ts.isPropertyAssignment(decl)) return constantTexts(decl.initializer, checker, depth + 1);
   }
   return null;
 }
@@ -156,7 +328,7 @@ function findQueries(): Found[] {
                 optional: (p.flags & ts.SymbolFlags.Optional) !== 0,
                 kinds: kindsOf(checker.getTypeOfSymbol(p), checker),
               }));
-        found.push({ where, sql: constantText(node.arguments[0]!, checker), props });
+        found.push({ where, texts: constantTexts(node.arguments[0]!, checker), props });
       }
       ts.forEachChild(node, visit);
     };
@@ -229,48 +401,87 @@ beforeAll(async () => {
   } as unknown as Database;
   await migrate(db);
   found = findQueries();
-}, 120_000);
+  for (const f of found) {
+    if (!f.texts) continue;
+    f.described = [];
+    for (const text of f.texts.texts) {
+      try {
+        f.described.push({ fields: (await pglite.describeQuery(text)).resultFields });
+      } catch (e) {
+        f.described.push({ error: (e as Error).message });
+      }
+    }
+    // A stand-in left out parameters the statement needs typed: not known after all.
+    if (
+      f.texts.standIns &&
+      f.described.some((d) => 'error' in d && /could not determine data type of parameter/.test(d.error))
+    ) {
+      f.texts = null;
+      delete f.described;
+    }
+  }
+}, 180_000);
 afterAll(() => pglite?.close());
 
 describe.skipIf(secondPass)('row types beside raw SQL agree with the migrated database', () => {
   it('finds the row-typed queries and knows the text of most of them', () => {
     expect(found.length).toBeGreaterThan(100);
-    const known = found.filter((f) => f.sql !== null).length;
+    const known = found.filter((f) => f.texts !== null).length;
     expect(known / found.length).toBeGreaterThanOrEqual(MIN_CHECKED_SHARE);
+  });
+
+  it('says why each query it cannot know is built at run time', () => {
+    const unknownFiles = new Set(
+      found.filter((f) => f.texts === null).map((f) => f.where.replace(/:\d+$/, '')),
+    );
+    expect([...unknownFiles].filter((f) => !(f in NOT_KNOWN)).sort()).toEqual([]);
+    expect(
+      Object.keys(NOT_KNOWN)
+        .filter((f) => !unknownFiles.has(f))
+        .sort(),
+    ).toEqual([]);
   });
 
   it('every column a row type names is returned by its query, with a fitting type', async () => {
     const problems: string[] = [];
     for (const f of found) {
-      if (f.sql === null) continue;
-      let fields: { name: string; dataTypeID: number }[];
-      try {
-        fields = (await pglite.describeQuery(f.sql)).resultFields;
-      } catch (e) {
-        problems.push(`${f.where}: the database rejects the query: ${(e as Error).message}`);
-        continue;
-      }
-      if (!f.props) continue;
-      const byName = new Map(fields.map((c) => [c.name, c.dataTypeID]));
-      for (const p of f.props) {
-        const oid = byName.get(p.name);
-        if (oid === undefined) {
-          if (!p.optional) problems.push(`${f.where}: no column "${p.name}" in the result`);
+      for (const d of f.described ?? []) {
+        if ('error' in d) {
+          problems.push(`${f.where}: the database rejects the query: ${d.error}`);
           continue;
         }
-        const fits = FITS[oid];
-        if (!fits) {
-          problems.push(`${f.where}: column "${p.name}" has a type (oid ${oid}) this test does not know`);
-          continue;
-        }
-        if (p.kinds.has('unknown')) continue;
-        // A union (`Date | string`) is the code accepting more than one shape; one must fit.
-        if (![...p.kinds].some((k) => fits.includes(k)))
-          problems.push(
-            `${f.where}: column "${p.name}" (oid ${oid}) is typed ${[...p.kinds].join(' | ')} in the code`,
-          );
+        if (f.props) problems.push(...columnProblems(f.where, f.props, d.fields));
       }
     }
     expect(problems).toEqual([]);
   }, 120_000);
 });
+
+/** What does not fit between a row type and the columns the database says its statement returns. */
+function columnProblems(
+  where: string,
+  props: NonNullable<Found['props']>,
+  fields: { name: string; dataTypeID: number }[],
+): string[] {
+  const problems: string[] = [];
+  const byName = new Map(fields.map((c) => [c.name, c.dataTypeID]));
+  for (const p of props) {
+    const oid = byName.get(p.name);
+    if (oid === undefined) {
+      if (!p.optional) problems.push(`${where}: no column "${p.name}" in the result`);
+      continue;
+    }
+    const fits = FITS[oid];
+    if (!fits) {
+      problems.push(`${where}: column "${p.name}" has a type (oid ${oid}) this test does not know`);
+      continue;
+    }
+    if (p.kinds.has('unknown')) continue;
+    // A union (`Date | string`) is the code accepting more than one shape; one must fit.
+    if (![...p.kinds].some((k) => fits.includes(k)))
+      problems.push(
+        `${where}: column "${p.name}" (oid ${oid}) is typed ${[...p.kinds].join(' | ')} in the code`,
+      );
+  }
+  return problems;
+}

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { websocketUrl } from '@fleet/api-client';
 import { seedFleet } from '../../cluster/harness';
 import { openStorage } from '../../storage/storage';
 import { DAY0, spawnGenerator } from './soak-gen';
@@ -98,9 +99,7 @@ async function main(): Promise<void> {
   const pid = server.pid;
   const http = `http://127.0.0.1:${PORT}`;
   const headers = { authorization: `Bearer ${fleet.admin.token}`, 'x-transport-uuid': fleet.company.uuid };
-  const ws = new WebSocket(
-    `${http.replace(/^http/, 'ws')}/ws/${fleet.company.uuid}/${fleet.admin.uuid}?token=${fleet.admin.token}`,
-  );
+  const ws = new WebSocket(websocketUrl(http, fleet.company.uuid, fleet.admin.uuid, fleet.admin.token));
   let wsMessages = 0;
   ws.on('message', () => wsMessages++);
   ws.on('error', () => undefined);

@@ -135,7 +135,7 @@ export class MemoryPipelineStore implements PipelineStore {
     for (const row of rows) {
       const key = row.alert.dedupeKey;
       if (row.alert.update) {
-        // An episode ended: the stored notification takes its text, peak and times (see sql-store).
+        // An episode ended: the stored notification takes its text, peak and times (see sql/alerts.ts).
         const at = this.notifications.findIndex((x) => x.dedupeKey === key && x.userUuid === row.userUuid);
         const n = this.notifications[at];
         if (n) {

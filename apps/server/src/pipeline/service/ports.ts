@@ -83,10 +83,24 @@ export interface StoredTripInstance {
   readonly rev: number;
 }
 
-export interface PipelineStore {
+/**
+ * The store is one port made of one part per engine; the SQL adapter (sql-store.ts) is assembled from
+ * one store per part (sql/*.ts), the in-memory one (memory-store.ts) implements them all in one class.
+ */
+
+/** Rules, geofences and vehicles of a company (sql/company-setup.ts). */
+export interface CompanySetupStore {
   companySetup(companyUuid: string): Promise<CompanySetup>;
+}
+
+/** The stored records (sql/locations.ts). */
+export interface LocationStore {
   /** Records of a device with device time in [from, to), valid and invalid (invalid ones come back `ignored`). */
   readLocations(deviceUuid: string, from: number, to: number): Promise<PositionRecord[]>;
+}
+
+/** Trips, stops, idling and rollups: what the incremental pipeline writes (sql/results.ts, trips.ts, rollups.ts). */
+export interface ResultStore {
   /** Replaces the trips, stops and idling periods that start on `date` for the device. */
   replaceDeviceDay(
     ref: { companyUuid: string; deviceUuid: string; vehicleUuid: string | null },
@@ -115,14 +129,26 @@ export interface PipelineStore {
     }[],
     rollups: readonly { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[],
   ): Promise<void>;
+}
+
+/** Geofence entries and exits (sql/geofence-events.ts). */
+export interface GeofenceEventStore {
   /**
    * Stores geofence events; an event already stored (same vehicle, geofence, time and kind: records
    * gone through again after a worker died before saving its state) is skipped. Returns how many
    * were new.
    */
   insertGeofenceEvents(companyUuid: string, events: readonly GeofenceEvent[]): Promise<number>;
+}
+
+/** Salik gate crossings (sql/salik-events.ts). */
+export interface SalikEventStore {
   /** Stores Salik crossings; a crossing already stored (same vehicle, gate and time) is skipped. Returns how many were new. */
   insertSalikEvents(companyUuid: string, crossings: readonly SalikCrossing[]): Promise<number>;
+}
+
+/** Who is told of an alert, the notifications, and the clock alerts' inputs (sql/alerts.ts). */
+export interface AlertStore {
   /** Users allowed to see the vehicle (or the whole company when undefined). */
   recipients(companyUuid: string, vehicleUuid: string | undefined): Promise<Recipient[]>;
   /** Guardians of these passengers, as users to notify. */
@@ -134,6 +160,15 @@ export interface PipelineStore {
   /** Last device time per vehicle of the company (for offline / inactive). */
   lastSeen(companyUuid: string): Promise<{ vehicleUuid: string; lastSeen: number | undefined }[]>;
   expiringDocuments(companyUuid: string): Promise<ExpiringDocument[]>;
+  /**
+   * Dedupe keys of the clock-driven alerts (offline, inactive, document expiry) already notified in
+   * the company, without the company prefix: a node taking over the clock work starts from them.
+   */
+  firedClockAlerts(companyUuid: string): Promise<string[]>;
+}
+
+/** Scheduled trips and their instances (sql/scheduled.ts). */
+export interface ScheduledTripStore {
   scheduledTrips(companyUuid: string): Promise<ScheduledTripDef[]>;
   saveTripInstances(instances: readonly TripInstance[]): Promise<void>;
   /**
@@ -153,11 +188,10 @@ export interface PipelineStore {
    * another node wrote it first (the caller reloads and applies its change again).
    */
   updateTripInstance(instance: TripInstance, rev: number): Promise<boolean>;
-  /**
-   * Dedupe keys of the clock-driven alerts (offline, inactive, document expiry) already notified in
-   * the company, without the company prefix: a node taking over the clock work starts from them.
-   */
-  firedClockAlerts(companyUuid: string): Promise<string[]>;
+}
+
+/** The engines' saved state per device, for scale-out workers (sql/device-state.ts). */
+export interface DeviceStateStore {
   /** Stored pipeline states (opaque JSON) of these devices; absent ones are not in the map. */
   loadDeviceStates(deviceUuids: readonly string[]): Promise<Map<string, unknown>>;
   /**
@@ -168,3 +202,14 @@ export interface PipelineStore {
     rows: readonly { deviceUuid: string; lastTime: number | null; state: unknown }[],
   ): Promise<void>;
 }
+
+export interface PipelineStore
+  extends
+    CompanySetupStore,
+    LocationStore,
+    ResultStore,
+    GeofenceEventStore,
+    SalikEventStore,
+    AlertStore,
+    ScheduledTripStore,
+    DeviceStateStore {}

@@ -1,0 +1,160 @@
+import type { Queryable } from '../../../storage/db';
+import type { DayRollups, VehicleRollup } from '../../rollups/rollups';
+import type { VehicleRow } from './results';
+
+/** One vehicle-day of rollups (daily + hourly rows, fuel events) to write. */
+export interface RollupDayWrite {
+  readonly ref: { companyUuid: string; vehicleUuid: string };
+  readonly day: DayRollups;
+}
+
+/**
+ * Replaces the rollups of these vehicle-days (`vehicle_rollups`, migration 0007_reports.sql: the daily
+ * row and the hourly rows with records) and the day's refuels and drops (`fuel_events`): one DELETE and
+ * one multi-row INSERT (unnest) per table, on the connection (transaction) of the flush (results.ts).
+ */
+export async function writeRollupDays(
+  db: Queryable,
+  rollups: readonly RollupDayWrite[],
+  vehicles: ReadonlyMap<string, VehicleRow>,
+): Promise<void> {
+  const rows: { company: number; vehicle: number; day: string; r: VehicleRollup }[] = [];
+  const del = { vehicle: [] as number[], day: [] as string[] };
+  const ev: { company: number; vehicle: number; day: string; e: DayRollups['fuelEvents'][number] }[] = [];
+  // One vehicle-day can come twice in a flush (two devices of one vehicle; seen in bench:soak on
+  // PostgreSQL, where the duplicate daily row failed every later flush with vehicle_rollups_pkey).
+  // Written one by one, the later write replaced the earlier: keep that, the last one.
+  const last = new Map<string, (typeof rollups)[number]>();
+  for (const w of rollups) last.set(`${w.ref.vehicleUuid}|${w.day.daily.date}`, w);
+  for (const { ref, day } of last.values()) {
+    const v = vehicles.get(ref.vehicleUuid);
+    if (!v) throw new Error(`Unknown vehicle ${ref.vehicleUuid}`);
+    del.vehicle.push(v.id);
+    del.day.push(day.daily.date);
+    for (const r of [day.daily, ...day.hourly.filter((h) => h.records > 0)])
+      rows.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, r });
+    for (const e of day.fuelEvents) ev.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, e });
+  }
+  await db.query(
+    `DELETE FROM vehicle_rollups r USING unnest($1::int[], $2::date[]) AS u(v, d)
+     WHERE r.vehicle_id = u.v AND r.day = u.d`,
+    [del.vehicle, del.day],
+  );
+  const col = <K extends keyof VehicleRollup>(k: K) => rows.map((x) => x.r[k]);
+  await db.query(
+    `INSERT INTO vehicle_rollups (company_id, vehicle_id, day, hour, distance_m, driving_s, idle_s, engine_s, records,
+       max_speed_kmh, trips, violations, fuel_used_l, refuels, refuel_l, drops, drop_l, rpm_max, rpm_seconds_sum,
+       rpm_seconds, over_rev_s, temp_min, temp_max, temp_sum, temp_count, starts_at, over_revs, fuel_level_pct,
+       fuel_level_l, tyres)
+     SELECT c, v, dy::date, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum,
+            tcnt, to_timestamp(sa / 1000.0), orv, flp, fll, ty::jsonb
+     FROM unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
+       $9::int[], $10::real[], $11::int[], $12::int[], $13::float8[], $14::int[], $15::float8[], $16::int[], $17::float8[],
+       $18::real[], $19::float8[], $20::float8[], $21::float8[], $22::real[], $23::real[], $24::float8[], $25::int[],
+       $26::float8[], $27::int[], $28::real[], $29::real[], $30::text[])
+       AS u(c, v, dy, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum, tcnt, sa,
+            orv, flp, fll, ty)`,
+    [
+      rows.map((x) => x.company),
+      rows.map((x) => x.vehicle),
+      rows.map((x) => x.day),
+      rows.map((x) => x.r.hour ?? -1),
+      col('distanceM'),
+      col('drivingS'),
+      col('idleS'),
+      col('engineS'),
+      col('records'),
+      col('maxSpeedKmh'),
+      col('trips'),
+      col('violations'),
+      col('fuelUsedL'),
+      col('refuels'),
+      col('refuelL'),
+      col('drops'),
+      col('dropL'),
+      col('rpmMax'),
+      col('rpmSecondsSum'),
+      col('rpmSeconds'),
+      col('overRevS'),
+      col('tempMin'),
+      col('tempMax'),
+      col('tempSum'),
+      col('tempCount'),
+      col('startsAt'),
+      col('overRevs'),
+      col('fuelLevelPct'),
+      col('fuelLevelL'),
+      rows.map((x) => (x.r.tyres ? JSON.stringify(x.r.tyres) : null)),
+    ],
+  );
+  // Refuels and drops of the days (place and time) for the fuel report.
+  await db.query(
+    `DELETE FROM fuel_events f USING unnest($1::int[], $2::date[]) AS u(v, d)
+     WHERE f.vehicle_id = u.v AND f.day = u.d`,
+    [del.vehicle, del.day],
+  );
+  if (ev.length > 0) {
+    await db.query(
+      `INSERT INTO fuel_events (company_id, vehicle_id, day, kind, litres, at, ended_at, latitude, longitude,
+         level_before_l, level_after_l)
+       SELECT c, v, dy::date, k, l, to_timestamp(a / 1000.0), to_timestamp(b / 1000.0), la, lo, lb, lf
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[],
+         $8::float8[], $9::float8[], $10::float8[], $11::float8[]) AS u(c, v, dy, k, l, a, b, la, lo, lb, lf)`,
+      [
+        ev.map((x) => x.company),
+        ev.map((x) => x.vehicle),
+        ev.map((x) => x.day),
+        ev.map((x) => x.e.kind),
+        ev.map((x) => x.e.litres),
+        ev.map((x) => x.e.startTime),
+        ev.map((x) => x.e.endTime),
+        ev.map((x) => x.e.lat),
+        ev.map((x) => x.e.lon),
+        ev.map((x) => x.e.levelBeforeL),
+        ev.map((x) => x.e.levelAfterL),
+      ],
+    );
+  }
+}
+
+/**
+ * Violation alerts of vehicles (stored notifications), for the rollups' violation counts. One alert
+ * episode counts once (its dedupe key), at its device time.
+ */
+export class SqlViolations {
+  constructor(private readonly db: Queryable) {}
+
+  async violationTimesMany(
+    vehicleUuids: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    if (vehicleUuids.length === 0) return out;
+    const rows = await this.db.query<{ v: string; t: number }>(
+      `SELECT DISTINCT ON (n.vehicle_id, n.data->>'dedupe_key') v.uuid::text AS v,
+              (extract(epoch FROM n.device_created_at) * 1000)::float8 AS t
+       FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id
+       WHERE v.uuid = ANY($1::uuid[]) AND n.type IN ('overspeed', 'violation_output', 'emergency_button')
+         AND n.device_created_at >= to_timestamp($2 / 1000.0) AND n.device_created_at < to_timestamp($3 / 1000.0)`,
+      [vehicleUuids, from, to],
+    );
+    for (const r of rows) {
+      const list = out.get(r.v) ?? [];
+      list.push(Math.round(r.t));
+      out.set(r.v, list);
+    }
+    return out;
+  }
+
+  async violationTimes(vehicleUuid: string, from: number, to: number): Promise<number[]> {
+    const rows = await this.db.query<{ t: number }>(
+      `SELECT DISTINCT ON (n.data->>'dedupe_key') (extract(epoch FROM n.device_created_at) * 1000)::float8 AS t
+       FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id
+       WHERE v.uuid = $1 AND n.type IN ('overspeed', 'violation_output', 'emergency_button')
+         AND n.device_created_at >= to_timestamp($2 / 1000.0) AND n.device_created_at < to_timestamp($3 / 1000.0)`,
+      [vehicleUuid, from, to],
+    );
+    return rows.map((r) => Math.round(r.t));
+  }
+}
