@@ -43,6 +43,20 @@ test('select a vehicle in the list: the map flies to it and opens its card', asy
   await follow.click();
   await expect(follow).toHaveAttribute('aria-pressed', 'true');
   await expect(follow).toContainText(plate);
+  // A drag on the map turns following off (the user looks elsewhere); the toggle turns it on again.
+  const mapEl = page.getByTestId('live-console').locator('.leaflet-container');
+  await expect(mapEl).toHaveAttribute('data-follow', 'on');
+  const box = (await mapEl.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.75);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 80, box.y + box.height * 0.75 - 40, { steps: 6 });
+  await page.mouse.up();
+  await expect(mapEl).toHaveAttribute('data-follow', 'off');
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  await follow.focus();
+  await page.keyboard.press('Enter');
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
+  await expect(mapEl).toHaveAttribute('data-follow', 'on');
 
   // The list is resizable from the keyboard (window splitter).
   const splitter = page.getByRole('separator', { name: 'Resize the vehicle list' });

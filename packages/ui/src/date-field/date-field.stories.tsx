@@ -104,12 +104,16 @@ export const MonthPaging: Story = {
     const dialog = await screen.findByRole('dialog', { name: text.calendar });
     await waitFor(() => expect(document.activeElement).toHaveAttribute('data-day', '2026-11-27'));
     await userEvent.keyboard('{PageUp}');
-    await expect(within(dialog).getByRole('grid')).toHaveAccessibleName(arabic ? 'أكتوبر 2026' : 'October 2026');
+    await expect(within(dialog).getByRole('grid')).toHaveAccessibleName(
+      arabic ? 'أكتوبر 2026' : 'October 2026',
+    );
     await expect(document.activeElement).toHaveAttribute('data-day', '2026-10-27');
     await expect(within(dialog).getByRole('button', { name: text.previousMonth })).toBeDisabled();
     await expect(within(dialog).getByRole('button', { name: text.nextMonth })).toBeEnabled();
     await userEvent.click(within(dialog).getByRole('button', { name: text.nextMonth }));
-    await expect(within(dialog).getByRole('grid')).toHaveAccessibleName(arabic ? 'نوفمبر 2026' : 'November 2026');
+    await expect(within(dialog).getByRole('grid')).toHaveAccessibleName(
+      arabic ? 'نوفمبر 2026' : 'November 2026',
+    );
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await expect(args.onChange).not.toHaveBeenCalled();

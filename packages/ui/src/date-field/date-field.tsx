@@ -61,7 +61,13 @@ function useFormats(localeTag: string) {
     const utc = { timeZone: 'UTC' } as const;
     return {
       date: new Intl.DateTimeFormat(tag, { ...utc, day: 'numeric', month: 'long', year: 'numeric' }),
-      full: new Intl.DateTimeFormat(tag, { ...utc, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      full: new Intl.DateTimeFormat(tag, {
+        ...utc,
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      }),
       month: new Intl.DateTimeFormat(tag, { ...utc, month: 'long', year: 'numeric' }),
       weekday: new Intl.DateTimeFormat(tag, { ...utc, weekday: 'short' }),
       weekdayLong: new Intl.DateTimeFormat(tag, { ...utc, weekday: 'long' }),
@@ -193,7 +199,12 @@ export function DateField({
               onClick={() => moveTo(prevMonth)}
               data-slot="date-field-previous"
             />
-            <h2 id={titleId} aria-live="polite" className="text-sm font-semibold" data-slot="date-field-month">
+            <h2
+              id={titleId}
+              aria-live="polite"
+              className="text-sm font-semibold"
+              data-slot="date-field-month"
+            >
               {formats.month.format(dayToUtc(`${month}-01`)!)}
             </h2>
             <IconButton

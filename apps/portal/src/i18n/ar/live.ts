@@ -74,8 +74,6 @@ export const live = {
   console: {
     list: 'المركبات بجانب الخريطة',
     resize: 'تغيير عرض قائمة المركبات',
-    follow: 'تتبّع',
-    following: 'تتبّع {{plate}}',
     fitFleet: 'عرض الأسطول كاملاً',
     justNow: 'الآن',
     ago: 'منذ {{duration}}',

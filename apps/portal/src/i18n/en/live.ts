@@ -71,8 +71,6 @@ export const live = {
   console: {
     list: 'Vehicles beside the map',
     resize: 'Resize the vehicle list',
-    follow: 'Follow',
-    following: 'Following {{plate}}',
     fitFleet: 'Show the whole fleet',
     justNow: 'Just now',
     ago: '{{duration}} ago',

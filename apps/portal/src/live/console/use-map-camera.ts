@@ -49,8 +49,8 @@ function medianOf(list: readonly { lat: number; lng: number }[]): [number, numbe
  *   phone no further out than PHONE_MIN_FIT_ZOOM, centred on the middle of the fleet;
  * - afterwards the user's pan and zoom are kept (live updates never move the map), also across a
  *   return to the page in the same tab;
- * - choosing a vehicle flies to it (zooming in if far out);
- * - follow mode keeps the chosen vehicle in view as it moves, without touching the zoom.
+ * - choosing a vehicle flies to it (zooming in if far out).
+ * Follow mode is the kit's FollowVehicle on the page (it also stops on a drag and recentres when on).
  */
 export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
   const mapRef = useRef<LeafletMap | null>(null);
@@ -120,11 +120,5 @@ export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
     map.flyTo(target, zoom, { duration: 0.6 });
   }, []);
 
-  const follow = useCallback((lat: number, lng: number) => {
-    const map = mapRef.current;
-    if (!map) return;
-    if (!map.getBounds().pad(-0.2).contains([lat, lng])) map.panTo([lat, lng], { animate: true });
-  }, []);
-
-  return { onReady, onViewChange, flyTo, follow, fitAll: () => fit(points), mapRef };
+  return { onReady, onViewChange, flyTo, fitAll: () => fit(points), mapRef };
 }
