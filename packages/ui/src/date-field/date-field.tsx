@@ -171,12 +171,13 @@ export function DateField({
           <span data-slot="date-field-value" className="truncate">
             {chosen ? label(chosen) : text.chooseDate}
           </span>
-          <span id={valueId} className="sr-only">
-            {chosen ? text.selectedDate.replace('{date}', label(chosen)) : text.chooseDate}
-          </span>
           <CalendarIcon className="text-foreground-muted" />
         </button>
       </Popover.Trigger>
+      {/* The value as the field's description, outside the button so its text is only the day. */}
+      <span id={valueId} className="sr-only">
+        {chosen ? text.selectedDate.replace('{date}', label(chosen)) : text.chooseDate}
+      </span>
       {name ? <input type="hidden" name={name} value={chosen} /> : null}
       <Popover.Portal>
         <Popover.Content
