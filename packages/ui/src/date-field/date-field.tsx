@@ -69,7 +69,9 @@ function useFormats(localeTag: string) {
         year: 'numeric',
       }),
       month: new Intl.DateTimeFormat(tag, { ...utc, month: 'long', year: 'numeric' }),
-      weekday: new Intl.DateTimeFormat(tag, { ...utc, weekday: 'short' }),
+      // Arabic's short weekday names are the long ones ("الأربعاء"): seven of them do not fit a 19rem
+      // calendar, so its column heads are the narrow letters; the full name stays in each `abbr`.
+      weekday: new Intl.DateTimeFormat(tag, { ...utc, weekday: tag.startsWith('ar') ? 'narrow' : 'short' }),
       weekdayLong: new Intl.DateTimeFormat(tag, { ...utc, weekday: 'long' }),
       number: new Intl.NumberFormat(tag, { useGrouping: false }),
     };

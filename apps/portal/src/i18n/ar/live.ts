@@ -44,6 +44,7 @@ export const live = {
     noBreakdown: 'لم تُكتشف رحلات أو توقفات في هذه الفترة.',
     speedChart: 'السرعة عبر الزمن',
     speedSeries: 'السرعة',
+    speedUnit: 'كم/س',
     export: 'تصدير المسار',
     rangeError: {
       invalid: 'اختر تواريخ صحيحة.',

@@ -41,6 +41,7 @@ export const live = {
     noBreakdown: 'No trips or stops were detected in this range.',
     speedChart: 'Speed over time',
     speedSeries: 'Speed',
+    speedUnit: 'km/h',
     export: 'Export the route',
     rangeError: {
       invalid: 'Choose valid dates.',

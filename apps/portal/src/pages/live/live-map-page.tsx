@@ -82,7 +82,16 @@ export default function LiveMapPage() {
     }
     return out;
   }, [view.visible, view.now, view.statusOf]);
-  const camera = useMapCamera(markers);
+  // Opened on a vehicle named in the address (read once: later selections fly to the vehicle instead).
+  const [focusId] = useState(selected);
+  const focusLocation = focusId ? view.vehicles.find((v) => v.uuid === focusId)?.location : null;
+  const focusLat = focusLocation?.latitude;
+  const focusLng = focusLocation?.longitude;
+  const focus = useMemo(
+    () => (focusLat != null && focusLng != null ? { lat: focusLat, lng: focusLng } : null),
+    [focusLat, focusLng],
+  );
+  const camera = useMapCamera(markers, focus);
   const { flyTo } = camera;
 
   // Stable between live batches (they change the data, not the URL or the selection).

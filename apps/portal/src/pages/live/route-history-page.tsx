@@ -133,14 +133,15 @@ export default function RouteHistoryPage() {
 
   const points = useMemo(() => history.data ?? [], [history.data]);
   const speedLabel = t('history.speedSeries');
+  const speedUnit = t('history.speedUnit');
   // Memoised with its series: a new series array rebuilds the chart, which the play head's every step
   // would otherwise do.
   const chart = useMemo(
     () => ({
       timestamps: points.map((p) => p.time),
-      series: [{ label: speedLabel, values: points.map((p) => p.speed ?? null), unit: 'km/h' }],
+      series: [{ label: speedLabel, values: points.map((p) => p.speed ?? null), unit: speedUnit }],
     }),
-    [points, speedLabel],
+    [points, speedLabel, speedUnit],
   );
   const playHead = time ?? points[0]?.time;
   const number = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 1 });
