@@ -87,6 +87,11 @@ test('a link to one vehicle on the live map opens on that vehicle, not on the wh
   const card = page.getByTestId('vehicle-summary');
   await expect(card).toBeVisible();
   await expect(card).toContainText(plate);
+  // Street level (the fleet fit is far out), not the view kept from before.
+  await expect(page.getByTestId('live-console').locator('[data-slot="map-view"]')).toHaveAttribute(
+    'data-zoom',
+    /^(1[5-9]|2\d)$/,
+  );
   const map = page.getByTestId('live-console').locator('.leaflet-container');
   const [cardBox, mapBox] = [(await card.boundingBox())!, (await map.boundingBox())!];
   expect(cardBox.y).toBeGreaterThanOrEqual(mapBox.y - 1);

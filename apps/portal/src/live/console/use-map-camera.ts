@@ -56,8 +56,12 @@ function medianOf(list: readonly { lat: number; lng: number }[]): [number, numbe
  */
 export function useMapCamera(
   points: readonly { lat: number; lng: number }[],
-  /** A vehicle named in the address (`?vehicle=`, a link from its page or a notification): opened on it. */
-  focus?: { lat: number; lng: number } | null,
+  /**
+   * A vehicle named in the address (`?vehicle=`, a link from its page or a notification): opened on it.
+   * 'pending' while its position is not known yet (the map then waits rather than placing itself from
+   * the kept view or the fleet), null when there is none to open on.
+   */
+  focus: { lat: number; lng: number } | null | 'pending' = null,
 ) {
   const mapRef = useRef<LeafletMap | null>(null);
   const placed = useRef(false);
@@ -89,6 +93,7 @@ export function useMapCamera(
   const place = useCallback(() => {
     if (placed.current || !mapRef.current) return;
     const view = saved.current;
+    if (focus === 'pending') return;
     if (focus) {
       mapRef.current.setView([focus.lat, focus.lng], Math.max(view?.zoom ?? 0, 15), { animate: false });
       placed.current = true;

@@ -87,9 +87,17 @@ export default function LiveMapPage() {
   const focusLocation = focusId ? view.vehicles.find((v) => v.uuid === focusId)?.location : null;
   const focusLat = focusLocation?.latitude;
   const focusLng = focusLocation?.longitude;
+  const loaded = view.live.isSuccess;
   const focus = useMemo(
-    () => (focusLat != null && focusLng != null ? { lat: focusLat, lng: focusLng } : null),
-    [focusLat, focusLng],
+    () =>
+      !focusId
+        ? null
+        : focusLat != null && focusLng != null
+          ? { lat: focusLat, lng: focusLng }
+          : loaded
+            ? null
+            : ('pending' as const),
+    [focusId, focusLat, focusLng, loaded],
   );
   const camera = useMapCamera(markers, focus);
   const { flyTo } = camera;
