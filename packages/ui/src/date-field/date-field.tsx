@@ -161,10 +161,12 @@ export function DateField({
           id={field.id}
           aria-haspopup="dialog"
           aria-describedby={[valueId, field['aria-describedby']].filter(Boolean).join(' ')}
-          aria-invalid={field['aria-invalid']}
-          aria-required={field['aria-required']}
+          // A button takes no aria-invalid or aria-required: the error reaches it as its description
+          // (FormField's ids above) and the border shows it.
+          data-invalid={field.invalid || undefined}
           className={cn(
             controlRecipe({ size }),
+            field.invalid && 'border-danger',
             'inline-flex items-center justify-between gap-2 text-start',
             !chosen && 'text-foreground-muted',
             className,

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type L from 'leaflet';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { DUBAI } from './fixtures';
 import { FollowVehicle } from './follow-vehicle';
@@ -11,11 +11,13 @@ import type { VehicleMarker } from './vehicle-index';
 
 // The play functions move the vehicle through this setter, as live updates would.
 let storyMap: L.Map | null = null;
-let moveTo: ((lat: number, lng: number) => void) | null = null;
+const vehicle: { moveTo: ((lat: number, lng: number) => void) | null } = { moveTo: null };
 
 function FollowedVehicle({ onFollowingChange }: { onFollowingChange: (following: boolean) => void }) {
   const [at, setAt] = useState<[number, number]>(DUBAI);
-  moveTo = (lat, lng) => setAt([lat, lng]);
+  useEffect(() => {
+    vehicle.moveTo = (lat, lng) => setAt([lat, lng]);
+  }, []);
   const marker: VehicleMarker = {
     id: 'v1',
     lat: at[0],
@@ -107,7 +109,7 @@ export const FollowDragAndResume: Story = {
     await expect(container).toHaveAttribute('data-follow', 'on');
 
     // A new fix: the map goes with it.
-    moveTo!(25.21, 55.28);
+    vehicle.moveTo!(25.21, 55.28);
     await waitFor(() => expect(near(map, 25.21, 55.28)).toBe(true));
     await expect(container).toHaveAttribute('data-centre', '25.21,55.28');
 
@@ -118,7 +120,7 @@ export const FollowDragAndResume: Story = {
     await expect(args.onFollowingChange).toHaveBeenLastCalledWith(false);
     await waitForMapIdle(canvasElement);
     const held = map.getCenter();
-    moveTo!(25.215, 55.29);
+    vehicle.moveTo!(25.215, 55.29);
     await waitForMapIdle(canvasElement);
     await expect(near(map, held.lat, held.lng)).toBe(true);
 

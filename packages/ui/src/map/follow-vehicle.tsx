@@ -92,13 +92,17 @@ export function FollowVehicle({
   const { map, overlay } = useMapContext();
   const [inner, setInner] = useState(defaultFollowing);
   const following = controlled ?? inner;
-  const set = useRef<(next: boolean) => void>(() => {});
-  set.current = (next: boolean) => {
+  const change = (next: boolean) => {
     if (controlled === undefined) setInner(next);
     onFollowingChange?.(next);
   };
+  // The map's listeners are added once per map; they read the latest state and callback through refs.
+  const set = useRef(change);
   const followingRef = useRef(following);
-  followingRef.current = following;
+  useEffect(() => {
+    set.current = change;
+    followingRef.current = following;
+  });
 
   // A user's drag or keyboard pan ends following.
   useEffect(() => {
@@ -141,7 +145,7 @@ export function FollowVehicle({
     <div className="pointer-events-auto absolute end-2.5 bottom-7 z-[1000]">
       <FollowVehicleButton
         following={following}
-        onFollowingChange={(next) => set.current(next)}
+        onFollowingChange={change}
         name={name ?? null}
         {...(labels ? { labels } : {})}
         {...(testId ? { 'data-testid': testId } : {})}
