@@ -35,7 +35,11 @@ export async function signIn(page: Page, password = DEMO_PASSWORD): Promise<void
   await page.locator('form button[type="submit"]').click();
   await page.waitForURL(/\/(dashboard|select-transport)/);
   if (page.url().includes('/select-transport')) {
-    await page.getByTestId('company-option').filter({ hasText: /Demo Transport|شركة النقل التجريبية/ }).first().click();
+    await page
+      .getByTestId('company-option')
+      .filter({ hasText: /Demo Transport|شركة النقل التجريبية/ })
+      .first()
+      .click();
     await page.locator('main button').last().click();
     await page.waitForURL(/\/dashboard/);
   }
@@ -50,4 +54,27 @@ export async function switchLanguage(page: Page, language: 'en-US' | 'ar'): Prom
 /** A unique suffix per run so created records never collide. */
 export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36).slice(-5).toUpperCase()}`;
+}
+
+/**
+ * Chooses a day ('YYYY-MM-DD') in the kit's DateField with the control `#id`: opens its calendar,
+ * moves month by month towards the day and clicks it, as a user does.
+ */
+export async function chooseDay(page: Page, id: string, day: string): Promise<void> {
+  await page.locator(`#${id}`).click();
+  const calendar = page.locator('[data-slot="date-field-calendar"]');
+  await expect(calendar).toBeVisible();
+  for (let step = 0; step < 36; step++) {
+    const cell = calendar.locator(`button[data-day="${day}"]`);
+    if ((await cell.count()) > 0) {
+      await cell.click();
+      break;
+    }
+    const shown = (await calendar.locator('button[tabindex="0"]').getAttribute('data-day')) ?? '';
+    await calendar
+      .locator(day < shown ? '[data-slot="date-field-previous"]' : '[data-slot="date-field-next"]')
+      .click();
+  }
+  await expect(calendar).toBeHidden();
+  await expect(page.locator(`#${id}`)).toHaveAttribute('data-value', day);
 }

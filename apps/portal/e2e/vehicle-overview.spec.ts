@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { DecodedRecord } from '../../../packages/device-protocols/src/index';
 import { sendOverGateway } from './gateway-device';
-import { DEMO_EMAIL, DEMO_PASSWORD, pageReady, signIn, switchLanguage } from './helpers';
+import { chooseDay, DEMO_EMAIL, DEMO_PASSWORD, pageReady, signIn, switchLanguage } from './helpers';
 
 /**
  * The vehicle overview a manager opens on the first day: the live card with its mini-map and latest
@@ -102,6 +102,15 @@ test('vehicle overview: live card, names, tabs and documents with expiry', async
   await sendOverGateway(target.device_imei!, [fix(target.device_imei!, lat + 0.01, lng + 0.02, 57)]);
   await expect(card.getByTestId('vehicle-summary')).not.toHaveText(summaryText, { timeout: 30_000 });
   await expect(miniMap).toHaveAttribute('data-centre', heldCentre);
+  // The "Follow" toggle in the map's corner, from the keyboard: following is on again and the map
+  // recentres on the latest fix.
+  const followButton = card.getByRole('button', { name: `Follow ${String(record.license_plate_number)}` });
+  await expect(followButton).toHaveAttribute('aria-pressed', 'false');
+  await followButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(followButton).toHaveAttribute('aria-pressed', 'true');
+  await expect(miniMap).toHaveAttribute('data-follow', 'on');
+  await expect(miniMap).not.toHaveAttribute('data-centre', heldCentre);
   await expect(card.getByTestId('vehicle-summary')).toContainText(String(record.license_plate_number));
   await expect(card.getByText('Speed')).toBeVisible();
   await expect(card.getByText('Ignition')).toBeVisible();
@@ -222,13 +231,13 @@ test('route history: a range of days, trips and stops beside the map, speed char
   // More than 7 days is refused before anything is loaded, with the reason at the field.
   await page.goto(`/dashboard/live/route-history?vehicle=${target.uuid}`);
   await pageReady(page);
-  await page.locator('#history-from').fill(isoDay(-9));
-  await page.locator('#history-to').fill(isoDay(0));
+  await chooseDay(page, 'history-from', isoDay(-9));
+  await chooseDay(page, 'history-to', isoDay(0));
   await expect(page.getByText('Choose a range of at most 7 days.')).toBeVisible();
   await expect(page.getByTestId('history-load')).toBeDisabled();
 
   // Yesterday and today: the simulated vehicle drove, so there is a route.
-  await page.locator('#history-from').fill(isoDay(-1));
+  await chooseDay(page, 'history-from', isoDay(-1));
   await page.getByTestId('history-load').click();
   await expect(page).toHaveURL(/from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
   await pageReady(page);
@@ -276,4 +285,59 @@ test('route history: a range of days, trips and stops beside the map, speed char
   expect(hovered).not.toBe(mid);
   await page.locator('[data-slot="route-playback-toggle"]').click();
   await expect.poll(async () => Number(await marker.getAttribute('data-time'))).toBeGreaterThan(mid);
+});
+
+/** Arabic-Indic digits (both blocks): the portal writes Arabic with Latin digits (core intlLocale). */
+const EASTERN_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/;
+
+test("route history in Arabic on a phone: the days are written in Arabic with the portal's digits and chosen from its calendar", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const headers = await apiSession(request);
+  const live = await request.get('/v1/vehicles/live?live_status=live&limit=50', { headers });
+  const target = ((await live.json()) as { data: { uuid: string; location: unknown }[] }).data.find(
+    (v) => v.location,
+  )!;
+  await signIn(page);
+  await switchLanguage(page, 'ar');
+  await page.goto(`/dashboard/live/route-history?vehicle=${target.uuid}&from=${isoDay(-1)}&to=${isoDay(0)}`);
+  await pageReady(page);
+
+  // The fields show the day as the rest of the Arabic portal writes dates: Arabic month names, Latin
+  // digits (a native date input shows the browser's own mm/dd/yyyy instead).
+  const arabicDay = (day: string) =>
+    new Intl.DateTimeFormat('ar-u-nu-latn', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date(`${day}T00:00:00Z`));
+  const from = page.locator('#history-from');
+  await expect(from).toHaveText(arabicDay(isoDay(-1)));
+  await expect(page.locator('#history-to')).toHaveText(arabicDay(isoDay(0)));
+
+  // Keyboard in the calendar follows the reading direction: ArrowRight is the day before in Arabic.
+  await from.focus();
+  await page.keyboard.press('Enter');
+  const calendar = page.getByRole('dialog', { name: 'التقويم' });
+  await expect(calendar).toBeVisible();
+  await expect(calendar.getByRole('columnheader').first()).toHaveAttribute('abbr', 'السبت');
+  await expect(page.locator(':focus')).toHaveAttribute('data-day', isoDay(-1));
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator(':focus')).toHaveAttribute('data-day', isoDay(-2));
+  await page.keyboard.press('Enter');
+  await expect(calendar).toBeHidden();
+  await expect(from).toHaveText(arabicDay(isoDay(-2)));
+  await expect(from).toBeFocused();
+
+  await page.getByTestId('history-load').click();
+  await expect(page).toHaveURL(new RegExp(`from=${isoDay(-2)}`));
+  await pageReady(page);
+  // Dates, times, counts and speeds on the page: no Arabic-Indic digit beside the Latin ones.
+  await expect(page.getByTestId('history-count')).toBeVisible();
+  expect(await page.getByTestId('route-history').innerText()).not.toMatch(EASTERN_DIGITS);
+  // No sideways pan on the phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

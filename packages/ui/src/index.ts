@@ -22,6 +22,7 @@ export * from './not-found';
 export * from './states';
 export * from './stat-card';
 export * from './date-range-picker';
+export * from './date-field';
 export {
   ServerUnreachable,
   useCountdown,

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -76,9 +77,9 @@ export function FramesPanel({ deviceUuid }: { deviceUuid: string }) {
               {rows.map((r) => (
                 <tr key={r.protocol}>
                   <td>{r.protocol}</td>
-                  <td className="text-end tabular-nums">{r.decoded.toLocaleString(lang)}</td>
-                  <td className="text-end tabular-nums">{r.refused.toLocaleString(lang)}</td>
-                  <td className="text-end tabular-nums">{r.archived.toLocaleString(lang)}</td>
+                  <td className="text-end tabular-nums">{r.decoded.toLocaleString(intlLocale(lang))}</td>
+                  <td className="text-end tabular-nums">{r.refused.toLocaleString(intlLocale(lang))}</td>
+                  <td className="text-end tabular-nums">{r.archived.toLocaleString(intlLocale(lang))}</td>
                 </tr>
               ))}
             </tbody>
@@ -99,8 +100,8 @@ export function FramesPanel({ deviceUuid }: { deviceUuid: string }) {
                     data-testid="raw-frame"
                   >
                     <p>
-                      {t('frames.receivedAt')}: {new Date(f.received_at).toLocaleString(lang)} · {f.protocol}{' '}
-                      · {t('frames.seen')}: {f.seen_count} · {t('frames.remote')}:{' '}
+                      {t('frames.receivedAt')}: {new Date(f.received_at).toLocaleString(intlLocale(lang))} ·{' '}
+                      {f.protocol} · {t('frames.seen')}: {f.seen_count} · {t('frames.remote')}:{' '}
                       <bdi dir="ltr">{f.remote_address ?? '—'}</bdi>
                     </p>
                     <p>

@@ -6,6 +6,7 @@ import {
   ioElementCatalogue,
   parseCalibrationCsv,
   type LocalizedName,
+  intlLocale,
 } from '@fleet/core';
 import { Button, DetailSection, FormField, InlineAlert, NativeSelect, Textarea } from '@fleet/ui';
 import { useServices } from '../state/app-context';
@@ -102,7 +103,7 @@ export function SensorsPanel({ deviceUuid }: { deviceUuid: string }) {
       >
         <p className="text-sm text-foreground-muted" data-testid="sensors-current">
           {current
-            ? t('sensors.current', { at: new Date(current.effective_from).toLocaleString(lang) })
+            ? t('sensors.current', { at: new Date(current.effective_from).toLocaleString(intlLocale(lang)) })
             : t('sensors.noSetting')}
         </p>
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">

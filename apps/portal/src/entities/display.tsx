@@ -1,4 +1,4 @@
-import { formatDate, type StatusTone } from '@fleet/core';
+import { formatDate, type StatusTone, intlLocale } from '@fleet/core';
 import { DetailStatusBadge } from '@fleet/ui';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,13 +95,16 @@ function GeometrySummary({ geometry }: { geometry: object }) {
   if (typeof g.radius === 'number')
     return (
       <span data-testid="geometry-summary">
-        {t('geometry.circle', { shape: name, radius: Math.round(g.radius).toLocaleString(i18n.language) })}
+        {t('geometry.circle', {
+          shape: name,
+          radius: Math.round(g.radius).toLocaleString(intlLocale(i18n.language)),
+        })}
       </span>
     );
   const count = Array.isArray(g.points) ? g.points.length : 0;
   return (
     <span data-testid="geometry-summary">
-      {t('geometry.points', { shape: name, points: count.toLocaleString(i18n.language) })}
+      {t('geometry.points', { shape: name, points: count.toLocaleString(intlLocale(i18n.language)) })}
     </span>
   );
 }
@@ -185,7 +188,7 @@ export function FieldValue({
   if (typeof value === 'number')
     return (
       <bdi dir="ltr" className="tabular-nums">
-        {value.toLocaleString(i18n.language)}
+        {value.toLocaleString(intlLocale(i18n.language))}
       </bdi>
     );
   if (/imei|phone|number|plate|sim|code|_no$|email|rfid|national_id/.test(field))

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
@@ -126,7 +127,7 @@ export function FieldInput({
     }
     case 'days': {
       const selected = new Set((value as string[]) ?? []);
-      const names = new Intl.DateTimeFormat(i18n.language, { weekday: 'short' });
+      const names = new Intl.DateTimeFormat(intlLocale(i18n.language), { weekday: 'short' });
       // ISO weekday 1 = Monday; 2024-01-01 was a Monday.
       control = (
         <div id={id} role="group" className="flex flex-wrap gap-2">

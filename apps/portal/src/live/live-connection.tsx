@@ -7,7 +7,7 @@ import {
   type LiveVehiclesResponse,
   type WebSocketLike,
 } from '@fleet/api-client';
-import { shouldShowEmergencyAlert, storageKeys } from '@fleet/core';
+import { shouldShowEmergencyAlert, storageKeys, intlLocale } from '@fleet/core';
 import { Button, Dialog, PlateCard } from '@fleet/ui';
 import { useServices, useSession } from '../state/app-context';
 import { useCoreText } from '../i18n/core-text';
@@ -176,7 +176,7 @@ function EmergencyDialog({ emergency, onClose }: { emergency: Emergency; onClose
   const { t, i18n } = useTranslation('live');
   const core = useCoreText();
   const navigate = useNavigate();
-  const time = new Date(emergency.at).toLocaleString(i18n.language);
+  const time = new Date(emergency.at).toLocaleString(intlLocale(i18n.language));
   return (
     <Dialog
       open

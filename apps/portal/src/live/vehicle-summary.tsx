@@ -1,6 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { formatDate, formatIdleLabel, idleSecondsSince, vehicleStatus, type MessageKey } from '@fleet/core';
+import {
+  formatDate,
+  formatIdleLabel,
+  idleSecondsSince,
+  vehicleStatus,
+  type MessageKey,
+  intlLocale,
+} from '@fleet/core';
 import type { LiveVehicle } from '@fleet/api-client';
 import { useSmallScreen } from '../app/guards';
 import { VehiclePlate } from '../entities/vehicle-plate';
@@ -47,7 +54,9 @@ export function VehicleSummary({
           <dd>
             {/* Direction from the text (not pinned LTR): "34 كم/س" reads number first in Arabic. */}
             <bdi>
-              {t('vehicle.speedValue', { speed: Math.round(location.speed).toLocaleString(i18n.language) })}
+              {t('vehicle.speedValue', {
+                speed: Math.round(location.speed).toLocaleString(intlLocale(i18n.language)),
+              })}
             </bdi>
           </dd>
           <dt className="text-foreground-muted">{t('vehicle.ignition')}</dt>

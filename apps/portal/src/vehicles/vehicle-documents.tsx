@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, type ExpiryState, type StatusTone } from '@fleet/core';
+import { formatDate, type ExpiryState, type StatusTone, intlLocale } from '@fleet/core';
 import { DetailStatusBadge } from '@fleet/ui';
 import type { DocumentRow } from './document-rows';
 
@@ -14,7 +14,7 @@ const stateTone: Record<ExpiryState, StatusTone> = {
 /** Documents tab: every document with its expiry date, days left and state (expired, this week ...). */
 export function VehicleDocuments({ rows }: { rows: readonly DocumentRow[] }) {
   const { t, i18n } = useTranslation('vehicles');
-  const numbers = new Intl.NumberFormat(i18n.language);
+  const numbers = new Intl.NumberFormat(intlLocale(i18n.language));
   if (rows.every((r) => r.expiresOn === null))
     return <p className="text-sm text-foreground-muted">{t('documents.empty')}</p>;
   return (

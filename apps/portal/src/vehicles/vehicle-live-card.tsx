@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { decodeIoElements, formatIoReading, type IoReading } from '@fleet/core';
-import { DetailSection, toVehicleMarker, useMapContext, VehicleLayer } from '@fleet/ui';
+import { DetailSection, FollowVehicle, toVehicleMarker, VehicleLayer } from '@fleet/ui';
 import type { LiveVehicle } from '@fleet/api-client';
 import { MapView } from '../map/map-view';
 import { useLiveVehicles } from '../live/use-live-vehicles';
@@ -79,10 +79,16 @@ function VehicleMiniMap({ vehicle, now }: { vehicle: LiveVehicle; now: number })
       className="h-56 min-w-0 overflow-hidden rounded-md border border-border lg:h-64"
       data-testid="vehicle-mini-map"
     >
-      {/* The map opens centred on the vehicle; the layer moves the marker as live updates arrive. */}
+      {/* The map opens centred on the vehicle; the layer moves the marker as live updates arrive and
+          FollowVehicle pans to each fix until the user drags the map; its "Follow" toggle (bottom-end
+          corner) turns following back on and recentres. */}
       <MapView center={[location.latitude, location.longitude]} zoom={15} className="h-full">
         <VehicleLayer vehicles={[marker]} selectedId={null} clusterMaxZoom={-1} />
-        <FollowVehicle lat={location.latitude} lng={location.longitude} />
+        <FollowVehicle
+          position={{ lat: location.latitude, lng: location.longitude }}
+          name={vehicle.license_plate_number}
+          data-testid="mini-map-follow"
+        />
       </MapView>
     </div>
   );
@@ -114,35 +120,4 @@ function VehicleReadings({ vehicle }: { vehicle: LiveVehicle }) {
       ) : null}
     </dl>
   );
-}
-
-/**
- * Keeps the mini-map on the vehicle as live updates move it: each new position pans the map there (at
- * the user's zoom), until the user drags the map, which says they want to look elsewhere; from then on
- * the map stays where they put it (reopening the page follows again). Zooming does not stop following:
- * it changes how much is seen around the vehicle, not where. The container carries the state for tests
- * and tools: data-follow (on/off) and data-centre (the last position followed).
- */
-function FollowVehicle({ lat, lng }: { lat: number; lng: number }) {
-  const { map } = useMapContext();
-  const following = useRef(true);
-  useEffect(() => {
-    const container = map.getContainer();
-    container.dataset.follow = 'on';
-    const stop = () => {
-      following.current = false;
-      container.dataset.follow = 'off';
-    };
-    map.on('dragstart', stop);
-    return () => {
-      map.off('dragstart', stop);
-    };
-  }, [map]);
-  useEffect(() => {
-    if (!following.current) return;
-    const here = map.getCenter();
-    if (Math.abs(here.lat - lat) > 1e-7 || Math.abs(here.lng - lng) > 1e-7) map.panTo([lat, lng]);
-    map.getContainer().dataset.centre = `${lat},${lng}`;
-  }, [map, lat, lng]);
-  return null;
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { formatDate, formatDuration } from '@fleet/core';
+import { formatDate, formatDuration, intlLocale } from '@fleet/core';
 import { DetailSection, LoadingState, SectionTabs } from '@fleet/ui';
 import { paths } from '../app/paths';
 import { CommandsPanel } from '../commands/commands-panel';
@@ -84,7 +84,7 @@ function AttentionBadge({ count }: { count: number }) {
       className="min-w-5 rounded-full bg-tone-idle-soft px-1.5 text-center text-tone-idle tabular-nums"
       data-testid="documents-attention"
     >
-      {count.toLocaleString(i18n.language)}
+      {count.toLocaleString(intlLocale(i18n.language))}
     </span>
   );
 }
@@ -111,7 +111,7 @@ function VehicleTrips({ vehicleUuid }: { vehicleUuid: string }) {
   if (trips.isError) return <p role="alert">{t('common:state.error')}</p>;
   const rows = trips.data.data;
   const date = (iso: string) => formatDate(iso, 'long', { locale: i18n.language, timeZone });
-  const numbers = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
+  const numbers = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 1 });
   return (
     <div className="flex min-w-0 flex-col gap-2" data-testid="vehicle-trips">
       <p className="text-xs text-foreground-muted">{t('trips.range')}</p>

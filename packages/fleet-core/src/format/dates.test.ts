@@ -27,7 +27,7 @@ describe('formatDate: every format of spec section 9, en-US and ar, in the user 
     ['dateTime', '2025-06-15 16:34:56', '2025-06-15 16:34:56'],
     ['dayMonthYear', '15/06/2025', '15/06/2025'],
     ['short', '15 Jun 2025', '15 يونيو 2025'],
-    ['long', 'Sun 15 Jun 2025, 04:34 PM', 'أحد 15 يونيو 2025, 04:34 م'],
+    ['long', 'Sun 15 Jun 2025, 04:34 PM', 'أحد 15 يونيو 2025، 04:34 م'],
     ['time', '16:34', '16:34'],
     ['timeWithSeconds', '16:34:56', '16:34:56'],
     ['day', '15', '15'],

@@ -72,7 +72,10 @@ export function formatDate(
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'string' && value.trim().startsWith('0001-01-01')) return '';
   const pattern = typeof format === 'string' ? dateFormats[format] : format.pattern;
-  return inZone(value, options.timeZone, options.locale).format(pattern);
+  // Arabic punctuation in Arabic text: the spec's patterns separate date and time with a comma, which
+  // reads as the Arabic comma (U+060C) there, as Intl writes it. Commas are never dayjs tokens.
+  const localized = dayjsLocale(options.locale) === 'ar' ? pattern.replace(/,/g, '\u060C') : pattern;
+  return inZone(value, options.timeZone, options.locale).format(localized);
 }
 
 /** 'YYYY-MM-DD HH:mm:ss' of an instant in the zone (the API's date-time form). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiLocale, isRtl, resolveLocale, textDirection } from './locale';
+import { apiLocale, intlLocale, isRtl, resolveLocale, textDirection } from './locale';
 import { ar } from './messages.ar';
 import { en } from './messages.en';
 import { coreMessages, interpolate, translate } from './translate';
@@ -21,6 +21,20 @@ describe('locale', () => {
     expect(apiLocale(tag)).toBe(api);
     expect(isRtl(tag)).toBe(rtl);
     expect(textDirection(tag)).toBe(rtl ? 'rtl' : 'ltr');
+  });
+
+  it('Intl formatters write Arabic with Latin digits, whatever the runtime CLDR defaults to', () => {
+    expect(intlLocale('ar')).toBe('ar-u-nu-latn');
+    expect(intlLocale('en')).toBe('en-US');
+    const day = new Date(Date.UTC(2026, 10, 27));
+    const text = new Intl.DateTimeFormat(intlLocale('ar'), { dateStyle: 'long', timeZone: 'UTC' }).format(day);
+    expect(text).toContain('27');
+    expect(text).toContain('2026');
+    expect(text).not.toMatch(/[\u0660-\u0669]/);
+    expect(new Intl.NumberFormat(intlLocale('ar-AE')).format(1234.5)).toBe('1,234.5');
+    // The pinned tag, not the runtime default, decides: asking for Arabic-Indic digits explicitly
+    // gives them, so the Latin result above is the tag's doing.
+    expect(new Intl.NumberFormat('ar-u-nu-arab').format(12)).toBe('١٢');
   });
 });
 

@@ -26,3 +26,14 @@ export function isRtl(locale: string | null | undefined): boolean {
 export function textDirection(locale: string | null | undefined): 'rtl' | 'ltr' {
   return isRtl(locale) ? 'rtl' : 'ltr';
 }
+
+/**
+ * The BCP 47 tag every Intl formatter of the product uses for a locale. Arabic is written with Latin
+ * digits everywhere (dates, times, speeds, counts; plates and IMEIs already are, and dayjs in core
+ * keeps them too), so the numbering system is pinned rather than left to the browser: CLDR's default
+ * for plain `ar` was Arabic-Indic until version 48 and is Latin since, so the same page would read
+ * "١٢" in one browser and "12" in another, and mix both beside core's dayjs output.
+ */
+export function intlLocale(locale: string | null | undefined): string {
+  return resolveLocale(locale) === 'ar' ? 'ar-u-nu-latn' : 'en-US';
+}

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { cva } from 'class-variance-authority';
 import { useId, type ReactNode } from 'react';
 import { cn } from '../lib/cn';
@@ -76,7 +77,7 @@ export function CategoryBarChart({
 }: CategoryBarChartProps) {
   const { localeTag } = useUi();
   const captionId = useId();
-  const numbers = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 1 });
+  const numbers = new Intl.NumberFormat(intlLocale(localeTag), { maximumFractionDigits: 1 });
   const format = formatValue ?? ((v: number) => numbers.format(v));
   const max = Math.max(0, ...data.map((d) => (d.value !== null && Number.isFinite(d.value) ? d.value : 0)));
   return (

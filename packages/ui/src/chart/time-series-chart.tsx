@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import 'uplot/dist/uPlot.min.css';
 import { cva } from 'class-variance-authority';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -134,12 +135,12 @@ export function TimeSeriesChart({
   const summaries = useMemo(() => series.map((s) => summarizeSeries(s.values)), [series]);
   const span = timestamps.length > 1 ? timestamps[timestamps.length - 1]! - timestamps[0]! : 0;
   const timeFmt = useMemo(
-    () => new Intl.DateTimeFormat(localeTag, timeFormatOptions(timeGranularity(span), timeZone)),
+    () => new Intl.DateTimeFormat(intlLocale(localeTag), timeFormatOptions(timeGranularity(span), timeZone)),
     [localeTag, span, timeZone],
   );
   const fullFmt = useMemo(
     () =>
-      new Intl.DateTimeFormat(localeTag, {
+      new Intl.DateTimeFormat(intlLocale(localeTag), {
         ...timeFormatOptions('minute', timeZone),
         day: 'numeric',
         month: 'short',

@@ -53,4 +53,6 @@ export { projectNormalized, distanceMeters, type LatLng } from './projection';
 export { mapMessagesEn, type MapMessages } from './messages.en';
 export { mapMessagesAr } from './messages.ar';
 export { toVehicleMarker, type VehicleLike } from './vehicle-marker';
+export { FollowVehicle, FollowVehicleButton } from './follow-vehicle';
+export type { FollowVehicleProps, FollowVehicleButtonProps } from './follow-vehicle';
 export { VehiclePopup, vehiclePopupVariants, type VehiclePopupProps } from './vehicle-popup';

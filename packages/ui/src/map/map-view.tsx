@@ -289,7 +289,8 @@ export function MapView({
   }, [map, dir, messages.zoomIn, messages.zoomOut, tileAttribution]);
 
   // Idle signal for screenshots, tests and benchmarks: `data-map-state` on the wrapper is "busy" while
-  // tiles load or the view moves/zooms and "idle" once both have settled for a frame. It is written to
+  // tiles load or the view moves/zooms and "idle" once both have settled for a frame, with the settled
+  // zoom in `data-zoom` (tests of camera rules read it). It is written to
   // the DOM directly (no React render per tile event).
   useEffect(() => {
     const wrapper = wrapperRef.current;
@@ -306,7 +307,10 @@ export function MapView({
       }
       frame = requestAnimationFrame(() => {
         frame = 0;
-        if (loading === 0 && !moving) wrapper.dataset.mapState = 'idle';
+        if (loading === 0 && !moving) {
+          wrapper.dataset.mapState = 'idle';
+          wrapper.dataset.zoom = String(map.getZoom());
+        }
       });
     };
     const isLoading = (layer: L.GridLayer) => layer.isLoading();
@@ -361,6 +365,7 @@ export function MapView({
       map.off('movestart zoomstart', onMoveStart);
       map.off('moveend zoomend', onMoveEnd);
       delete wrapper.dataset.mapState;
+      delete wrapper.dataset.zoom;
     };
   }, [map]);
 

@@ -39,4 +39,6 @@ export const mapMessagesAr = {
   tollGate: 'بوابة التعرفة {name}',
   baseLayer: 'الخريطة الأساسية',
   offlineLayer: 'خريطة دون اتصال',
+  followVehicle: 'تتبّع المركبة',
+  followNamed: 'تتبّع {name}',
 } as const satisfies Record<MapMessageKey, string>;

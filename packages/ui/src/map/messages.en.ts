@@ -37,6 +37,8 @@ export const mapMessagesEn = {
   tollGate: 'Toll gate {name}',
   baseLayer: 'Base map',
   offlineLayer: 'Offline map',
+  followVehicle: 'Follow vehicle',
+  followNamed: 'Follow {name}',
 } as const;
 
 export type MapMessageKey = keyof typeof mapMessagesEn;

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { cva } from 'class-variance-authority';
 import L from 'leaflet';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -64,7 +65,7 @@ export function RoutePlayback({
   const speedId = useId();
   const fmt = useMemo(() => {
     if (formatTime) return formatTime;
-    const f = new Intl.DateTimeFormat(localeTag, {
+    const f = new Intl.DateTimeFormat(intlLocale(localeTag), {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
@@ -219,7 +220,7 @@ export function RouteLayer({
   const dirRef = useRef(dir);
   dirRef.current = dir;
   const pointText = useMemo(() => {
-    const clock = new Intl.DateTimeFormat(localeTag, {
+    const clock = new Intl.DateTimeFormat(intlLocale(localeTag), {
       month: 'short',
       day: 'numeric',
       hour: '2-digit',
@@ -230,7 +231,7 @@ export function RouteLayer({
       ...(timeZone ? { timeZone } : {}),
     });
     const fmt = formatTime ?? ((t: number) => clock.format(t));
-    const number = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 0 });
+    const number = new Intl.NumberFormat(intlLocale(localeTag), { maximumFractionDigits: 0 });
     return (p: { time: number; speed?: number | null }) =>
       // First-strong isolates keep the date, clock and number whole inside Arabic text.
       format(messages.routePoint, {

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { cva } from 'class-variance-authority';
 import type { ReactNode } from 'react';
 import { format } from '../i18n';
@@ -90,8 +91,11 @@ export function StatCard({
   const { locale, localeTag } = useUi();
   const kit = useLabels(['trendUp', 'trendDown', 'loading'], labels);
   const own = { ...(locale === 'ar' ? ar : en), ...labels };
-  const numbers = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 1, ...numberFormat });
-  const percents = new Intl.NumberFormat(localeTag, { maximumFractionDigits: 1, signDisplay: 'never' });
+  const numbers = new Intl.NumberFormat(intlLocale(localeTag), { maximumFractionDigits: 1, ...numberFormat });
+  const percents = new Intl.NumberFormat(intlLocale(localeTag), {
+    maximumFractionDigits: 1,
+    signDisplay: 'never',
+  });
   const delta = loading ? null : resolveDelta(value, previousValue, deltaPercent, goodDirection);
   const shown = typeof value === 'number' ? numbers.format(value) : value;
   const deltaText =

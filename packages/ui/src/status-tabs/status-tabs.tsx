@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { statusTabs, statusTone, type StatusTab, type StatusTone } from '@fleet/core';
+import { statusTabs, statusTone, type StatusTab, type StatusTone, intlLocale } from '@fleet/core';
 import { cva } from 'class-variance-authority';
 import type { ReactNode } from 'react';
 import { focusRing } from '../button';
@@ -92,7 +92,9 @@ export function StatusTabs({
     ],
     labels,
   );
-  const numberFormat = new Intl.NumberFormat(localeTag.startsWith('ar') ? 'ar-u-nu-latn' : localeTag);
+  const numberFormat = new Intl.NumberFormat(
+    intlLocale(localeTag).startsWith('ar') ? 'ar-u-nu-latn' : localeTag,
+  );
   return (
     <Tabs.Root
       dir={dir}

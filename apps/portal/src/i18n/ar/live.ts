@@ -44,6 +44,7 @@ export const live = {
     noBreakdown: 'لم تُكتشف رحلات أو توقفات في هذه الفترة.',
     speedChart: 'السرعة عبر الزمن',
     speedSeries: 'السرعة',
+    speedUnit: 'كم/س',
     export: 'تصدير المسار',
     rangeError: {
       invalid: 'اختر تواريخ صحيحة.',
@@ -74,8 +75,6 @@ export const live = {
   console: {
     list: 'المركبات بجانب الخريطة',
     resize: 'تغيير عرض قائمة المركبات',
-    follow: 'تتبّع',
-    following: 'تتبّع {{plate}}',
     fitFleet: 'عرض الأسطول كاملاً',
     justNow: 'الآن',
     ago: 'منذ {{duration}}',

@@ -41,6 +41,7 @@ export const live = {
     noBreakdown: 'No trips or stops were detected in this range.',
     speedChart: 'Speed over time',
     speedSeries: 'Speed',
+    speedUnit: 'km/h',
     export: 'Export the route',
     rangeError: {
       invalid: 'Choose valid dates.',
@@ -71,8 +72,6 @@ export const live = {
   console: {
     list: 'Vehicles beside the map',
     resize: 'Resize the vehicle list',
-    follow: 'Follow',
-    following: 'Following {{plate}}',
     fitFleet: 'Show the whole fleet',
     justNow: 'Just now',
     ago: '{{duration}} ago',

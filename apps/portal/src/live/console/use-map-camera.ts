@@ -45,14 +45,24 @@ function medianOf(list: readonly { lat: number; lng: number }[]): [number, numbe
 
 /**
  * The live console's camera rules, in one place:
- * - first open: fit the visible fleet once its positions are known (not one cluster in a corner); on a
+ * - first open with a vehicle in the address: centred on that vehicle (its card open over it), not the
+ *   fleet, where on a phone it could be out of view;
+ * - first open otherwise: fit the visible fleet once its positions are known (not one cluster in a corner); on a
  *   phone no further out than PHONE_MIN_FIT_ZOOM, centred on the middle of the fleet;
  * - afterwards the user's pan and zoom are kept (live updates never move the map), also across a
  *   return to the page in the same tab;
- * - choosing a vehicle flies to it (zooming in if far out);
- * - follow mode keeps the chosen vehicle in view as it moves, without touching the zoom.
+ * - choosing a vehicle flies to it (zooming in if far out).
+ * Follow mode is the kit's FollowVehicle on the page (it also stops on a drag and recentres when on).
  */
-export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
+export function useMapCamera(
+  points: readonly { lat: number; lng: number }[],
+  /**
+   * A vehicle named in the address (`?vehicle=`, a link from its page or a notification): opened on it.
+   * 'pending' while its position is not known yet (the map then waits rather than placing itself from
+   * the kept view or the fleet), null when there is none to open on.
+   */
+  focus: { lat: number; lng: number } | null | 'pending' = null,
+) {
   const mapRef = useRef<LeafletMap | null>(null);
   const placed = useRef(false);
   const saved = useRef(readSaved());
@@ -83,11 +93,15 @@ export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
   const place = useCallback(() => {
     if (placed.current || !mapRef.current) return;
     const view = saved.current;
-    if (view) {
+    if (focus === 'pending') return;
+    if (focus) {
+      mapRef.current.setView([focus.lat, focus.lng], Math.max(view?.zoom ?? 0, 15), { animate: false });
+      placed.current = true;
+    } else if (view) {
       mapRef.current.setView(view.center, view.zoom, { animate: false });
       placed.current = true;
     } else if (fit(points)) placed.current = true;
-  }, [fit, points]);
+  }, [fit, points, focus]);
 
   useEffect(place, [place]);
 
@@ -120,11 +134,5 @@ export function useMapCamera(points: readonly { lat: number; lng: number }[]) {
     map.flyTo(target, zoom, { duration: 0.6 });
   }, []);
 
-  const follow = useCallback((lat: number, lng: number) => {
-    const map = mapRef.current;
-    if (!map) return;
-    if (!map.getBounds().pad(-0.2).contains([lat, lng])) map.panTo([lat, lng], { animate: true });
-  }, []);
-
-  return { onReady, onViewChange, flyTo, follow, fitAll: () => fit(points), mapRef };
+  return { onReady, onViewChange, flyTo, fitAll: () => fit(points), mapRef };
 }

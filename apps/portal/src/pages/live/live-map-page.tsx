@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatDuration, statusTone, type MessageKey, type VehicleStatus } from '@fleet/core';
@@ -7,6 +7,8 @@ import {
   Button,
   CloseIcon,
   FleetList,
+  FollowVehicle,
+  FollowVehicleButton,
   IconButton,
   PageHeader,
   toVehicleMarker,
@@ -57,7 +59,8 @@ function markerOf(v: LiveVehicle, now: number, status: VehicleStatus | undefined
  * live: the live console. On desktop a resizable, searchable, virtualised vehicle list sits beside the
  * map (status tabs above both); choosing a row flies to the vehicle and opens its card, a marker click
  * selects the row. The map fits the visible fleet on first open and keeps the user's view afterwards
- * (use-map-camera.ts); "Follow" keeps the chosen vehicle in view as it moves. Phones keep the map
+ * (use-map-camera.ts); "Follow" keeps the chosen vehicle in view as it moves (the kit's FollowVehicle: a
+ * drag or an arrow-key pan turns it off, the toggle turns it on again and recentres). Phones keep the map
  * alone (the list page is one tap away), filling the screen under the status tabs, and show the
  * chosen vehicle in a bottom sheet instead of a popup over the marker (a popup on a 390 px map hides
  * the vehicle it describes and half the map); the fit and follow buttons ride on top of the sheet.
@@ -79,8 +82,25 @@ export default function LiveMapPage() {
     }
     return out;
   }, [view.visible, view.now, view.statusOf]);
-  const camera = useMapCamera(markers);
-  const { follow, flyTo } = camera;
+  // Opened on a vehicle named in the address (read once: later selections fly to the vehicle instead).
+  const [focusId] = useState(selected);
+  const focusLocation = focusId ? view.vehicles.find((v) => v.uuid === focusId)?.location : null;
+  const focusLat = focusLocation?.latitude;
+  const focusLng = focusLocation?.longitude;
+  const loaded = view.live.isSuccess;
+  const focus = useMemo(
+    () =>
+      !focusId
+        ? null
+        : focusLat != null && focusLng != null
+          ? { lat: focusLat, lng: focusLng }
+          : loaded
+            ? null
+            : ('pending' as const),
+    [focusId, focusLat, focusLng, loaded],
+  );
+  const camera = useMapCamera(markers, focus);
+  const { flyTo } = camera;
 
   // Stable between live batches (they change the data, not the URL or the selection).
   const { params, setParams } = view;
@@ -107,10 +127,6 @@ export default function LiveMapPage() {
   const chosen = selected ? byId.get(selected) : undefined;
   const chosenLat = chosen?.location?.latitude;
   const chosenLng = chosen?.location?.longitude;
-  // Follow mode: the chosen vehicle's every move keeps it in view.
-  useEffect(() => {
-    if (following && chosenLat != null && chosenLng != null) follow(chosenLat, chosenLng);
-  }, [following, chosenLat, chosenLng, follow]);
 
   const pick = useCallback(
     (id: string) => {
@@ -195,6 +211,15 @@ export default function LiveMapPage() {
                 onSelect={select}
                 {...(small ? {} : { renderPopup })}
               />
+              {/* Follow mode keeps the chosen vehicle in view as it moves; a drag (or arrow-key pan)
+                  turns it off, the toggle in the bar below turns it on again and recentres. */}
+              <FollowVehicle
+                position={chosenLat != null && chosenLng != null ? { lat: chosenLat, lng: chosenLng } : null}
+                following={following}
+                onFollowingChange={setFollowing}
+                keep="edge"
+                control="none"
+              />
             </MapView>
             <div className="pointer-events-none absolute inset-x-0 bottom-0 z-[500] flex flex-col gap-2">
               <div className="pointer-events-auto ms-3 mb-3 flex gap-2 self-start">
@@ -202,17 +227,12 @@ export default function LiveMapPage() {
                   {t('console.fitFleet')}
                 </Button>
                 {chosen ? (
-                  <Button
-                    size="sm"
-                    variant={following ? 'primary' : 'outline'}
-                    aria-pressed={following}
-                    onClick={() => setFollowing((f) => !f)}
+                  <FollowVehicleButton
+                    following={following}
+                    onFollowingChange={setFollowing}
+                    name={chosen.license_plate_number}
                     data-testid="live-follow"
-                  >
-                    {following
-                      ? t('console.following', { plate: chosen.license_plate_number })
-                      : t('console.follow')}
-                  </Button>
+                  />
                 ) : null}
               </div>
               {small && chosen ? (

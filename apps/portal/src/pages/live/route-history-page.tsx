@@ -2,13 +2,13 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { formatDate, formatDuration } from '@fleet/core';
+import { formatDate, formatDuration, intlLocale } from '@fleet/core';
 import type { StopReportRow } from '@fleet/api-client';
 import {
   Button,
   Card,
+  DateField,
   FormField,
-  Input,
   LineChart,
   NativeSelect,
   PageHeader,
@@ -133,17 +133,18 @@ export default function RouteHistoryPage() {
 
   const points = useMemo(() => history.data ?? [], [history.data]);
   const speedLabel = t('history.speedSeries');
+  const speedUnit = t('history.speedUnit');
   // Memoised with its series: a new series array rebuilds the chart, which the play head's every step
   // would otherwise do.
   const chart = useMemo(
     () => ({
       timestamps: points.map((p) => p.time),
-      series: [{ label: speedLabel, values: points.map((p) => p.speed ?? null), unit: 'km/h' }],
+      series: [{ label: speedLabel, values: points.map((p) => p.speed ?? null), unit: speedUnit }],
     }),
-    [points, speedLabel],
+    [points, speedLabel, speedUnit],
   );
   const playHead = time ?? points[0]?.time;
-  const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
+  const number = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 1 });
   const clock = (ms: number) => formatDate(ms, 'long', { locale: i18n.language, timeZone });
 
   return (
@@ -181,13 +182,12 @@ export default function RouteHistoryPage() {
             </NativeSelect>
           </FormField>
           <FormField id="history-from" label={t('history.from')}>
-            <Input
+            <DateField
               id="history-from"
-              kind="date"
-              dir="ltr"
               value={draft.from}
               max={today()}
-              onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
+              today={today()}
+              onChange={(from) => setDraft((d) => ({ ...d, from }))}
             />
           </FormField>
           <FormField
@@ -197,13 +197,12 @@ export default function RouteHistoryPage() {
               ? { error: t(`history.rangeError.${draftRange.error}`, { days: MAX_HISTORY_DAYS }) }
               : {})}
           >
-            <Input
+            <DateField
               id="history-to"
-              kind="date"
-              dir="ltr"
               value={draft.to}
               max={today()}
-              onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
+              today={today()}
+              onChange={(to) => setDraft((d) => ({ ...d, to }))}
             />
           </FormField>
           <Button type="submit" data-testid="history-load" disabled={!draft.vehicle || !draftRange.ok}>

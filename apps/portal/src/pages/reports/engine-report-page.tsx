@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { useTranslation } from 'react-i18next';
 import type { EngineReportRow } from '@fleet/api-client';
 import { VehiclePlate } from '../../entities/vehicle-plate';
@@ -8,7 +9,7 @@ import { ReportShell } from './report-shell';
 export default function EngineReportPage() {
   const { t, i18n } = useTranslation('reports');
   const n = (v: number | null, d = 1) =>
-    v === null ? '—' : v.toLocaleString(i18n.language, { maximumFractionDigits: d });
+    v === null ? '—' : v.toLocaleString(intlLocale(i18n.language), { maximumFractionDigits: d });
   // Every figure with its unit (issue 15): h, rpm, °C in the reader's language.
   const u = (v: number | null, unit: string, d = 1) => (v === null ? '—' : `${n(v, d)} ${unit}`);
   return (

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { useTranslation } from 'react-i18next';
 import type { FuelReportRow } from '@fleet/api-client';
 import { DescriptionList, DetailSection, LineChart } from '@fleet/ui';
@@ -26,7 +27,7 @@ function FuelEvents({
       <h3 className="text-sm font-semibold text-foreground">
         {title}{' '}
         <span className="font-normal text-foreground-muted">
-          ({events.length.toLocaleString(i18n.language)})
+          ({events.length.toLocaleString(intlLocale(i18n.language))})
         </span>
       </h3>
       {events.length === 0 ? (
@@ -47,7 +48,7 @@ function FuelEvents({
                   <FieldValue field="at" value={event.at} />
                 </td>
                 <td className="text-end tabular-nums">
-                  {event.litres.toLocaleString(i18n.language, { maximumFractionDigits: 1 })}
+                  {event.litres.toLocaleString(intlLocale(i18n.language), { maximumFractionDigits: 1 })}
                 </td>
                 <td>
                   {event.latitude === null || event.longitude === null ? (
@@ -79,7 +80,7 @@ function FuelEvents({
 export default function FuelReportPage() {
   const { t, i18n } = useTranslation('reports');
   const n = (v: number | null, d = 1) =>
-    v === null ? '—' : v.toLocaleString(i18n.language, { maximumFractionDigits: d });
+    v === null ? '—' : v.toLocaleString(intlLocale(i18n.language), { maximumFractionDigits: d });
   // Every figure with its unit: litres, km, L/100 km, L/h.
   const u = (v: number | null, unit: string, d = 1) => (v === null ? '—' : `${n(v, d)} ${unit}`);
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import type { ReportKind } from '@fleet/api-client';
-import { quickRange, quickRanges, type MessageKey, type QuickRange } from '@fleet/core';
+import { quickRange, quickRanges, type MessageKey, type QuickRange, intlLocale } from '@fleet/core';
 import { requestByName } from '../../entities/api';
 import { useTimeZone } from '../../entities/display';
 import { useCoreText } from '../../i18n/core-text';
@@ -199,9 +199,9 @@ export function ReportShell<R>({
               </Button>
               <span className="text-sm text-foreground-muted">
                 {t('pager.page', {
-                  page: pageNumber.toLocaleString(i18n.language),
-                  pages: report.data.last_page.toLocaleString(i18n.language),
-                  total: report.data.total.toLocaleString(i18n.language),
+                  page: pageNumber.toLocaleString(intlLocale(i18n.language)),
+                  pages: report.data.last_page.toLocaleString(intlLocale(i18n.language)),
+                  total: report.data.total.toLocaleString(intlLocale(i18n.language)),
                 })}
               </span>
               <Button

@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { FieldValue } from '../../entities/display';
@@ -64,7 +65,7 @@ export function ReportTable<R>({
  */
 export function useFigures() {
   const { t, i18n } = useTranslation('reports');
-  const num = (v: number, d = 1) => v.toLocaleString(i18n.language, { maximumFractionDigits: d });
+  const num = (v: number, d = 1) => v.toLocaleString(intlLocale(i18n.language), { maximumFractionDigits: d });
   const unit = (key: 'km' | 'kmh' | 'l' | 'h' | 'pct' | 'min' | 'm') => t(`unit.${key}`);
   const withUnit = (v: number | null | undefined, u: string, d = 1) =>
     v === null || v === undefined ? '—' : `${num(v, d)} ${u}`;
@@ -79,7 +80,7 @@ export function useFigures() {
     money: (v: number | null | undefined, currency: string) =>
       v === null || v === undefined
         ? '—'
-        : new Intl.NumberFormat(i18n.language, { style: 'currency', currency }).format(v),
+        : new Intl.NumberFormat(intlLocale(i18n.language), { style: 'currency', currency }).format(v),
     duration: (seconds: number | null | undefined) => {
       if (seconds === null || seconds === undefined) return '—';
       const h = Math.floor(seconds / 3600);

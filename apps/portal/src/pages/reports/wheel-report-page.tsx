@@ -1,3 +1,4 @@
+import { intlLocale } from '@fleet/core';
 import { useTranslation } from 'react-i18next';
 import type { WheelReportRow } from '@fleet/api-client';
 import { CategoryBarChart, DetailSection } from '@fleet/ui';
@@ -8,7 +9,7 @@ import { ReportShell } from './report-shell';
 export default function WheelReportPage() {
   const { t, i18n } = useTranslation('reports');
   const n = (v: number | null) =>
-    v === null ? '—' : v.toLocaleString(i18n.language, { maximumFractionDigits: 1 });
+    v === null ? '—' : v.toLocaleString(intlLocale(i18n.language), { maximumFractionDigits: 1 });
   return (
     <ReportShell<WheelReportRow>
       kind="wheel"
