@@ -396,12 +396,14 @@ export async function stopsReport(db: Queryable, tenant: Tenant, q: ReportRange,
     AND t.started_at < to_timestamp($${toMs}::float8 / 1000) + interval '2 days'`;
   const list = `SELECT ${VEHICLE_SUMMARY} AS vehicle, s AS item
     FROM device_trips t JOIN vehicles v ON v.id = t.vehicle_id,
-         jsonb_array_elements(coalesce(t.data->'${kind}', '[]'::jsonb)) s
+         jsonb_array_elements(coalesce(t.data->'${kind}', '[]'::jsonb)) WITH ORDINALITY e(s, i)
     WHERE ${where.join(' AND ')} AND ${near}
       AND (s->>'startTime')::float8 >= $${fromMs} AND (s->>'startTime')::float8 < $${toMs}`;
   const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${list}) x`, params);
   const rows = await db.query<{ vehicle: unknown; item: StoredStop }>(
-    `${list} ORDER BY (s->>'startTime')::float8 LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+    // Periods starting at the same time by day row, then by their place in the day's list: without a
+    // full order, LIMIT/OFFSET pages repeated some of them and skipped others.
+    `${list} ORDER BY (s->>'startTime')::float8, t.id, e.i LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
     params,
   );
   return page(await stopRows(db, q, rows), c?.n ?? 0, q);

@@ -333,6 +333,8 @@ export class ExportRunner {
         // leaving the event loop, so a long export would otherwise hold it for its whole read.
         await turn();
       }
+      // Read to the end (also for a report with no rows, which yields no page).
+      await this.progress(job, 80);
       await this.progress(job, 90);
     } catch (err) {
       writer.abort?.();
