@@ -199,7 +199,10 @@ export async function utilisationReport(
     const rest = after === undefined ? all : all.filter((d) => d.day > String(after));
     const data = rest.slice(0, q.limit);
     const last = data[data.length - 1];
-    return { ...page(data, data.length, { page: 1, limit: q.limit }), next: rest.length > q.limit && last ? [last.day] : null };
+    return {
+      ...page(data, data.length, { page: 1, limit: q.limit }),
+      next: rest.length > q.limit && last ? [last.day] : null,
+    };
   }
   const start = (q.page - 1) * q.limit;
   return page(all.slice(start, start + q.limit), all.length, q);

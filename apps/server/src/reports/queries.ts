@@ -193,7 +193,11 @@ export function seekColumns(keys: readonly SeekKey[]): string {
  * must not be null (every report's keys are NOT NULL columns or expressions over them). 'true' for
  * the first page.
  */
-export function seekSql(keys: readonly SeekKey[], after: Cursor | null | undefined, params: unknown[]): string {
+export function seekSql(
+  keys: readonly SeekKey[],
+  after: Cursor | null | undefined,
+  params: unknown[],
+): string {
   if (!after) return 'true';
   const p = (i: number) => `$${params.push(after[i])}${keys[i]!.cast ? `::${keys[i]!.cast}` : ''}`;
   const desc = !!keys[0]!.desc;
@@ -248,7 +252,12 @@ export function answer<T>(
 }
 
 /** Runs the count query only for paged answers (a seek has no count). */
-export async function countOf(db: Queryable, q: ReportRange, sql: string, params: unknown[]): Promise<number> {
+export async function countOf(
+  db: Queryable,
+  q: ReportRange,
+  sql: string,
+  params: unknown[],
+): Promise<number> {
   if (q.seek) return 0;
   const [c] = await db.query<{ n: number }>(sql, params);
   return c?.n ?? 0;

@@ -384,7 +384,14 @@ export const FILE_PIECE_BYTES = 256 * 1024;
  */
 export async function storeFile(
   tx: Queryable,
-  f: { companyId: number; name: string; contentType: string; content: Buffer; sha256: string; userId: number },
+  f: {
+    companyId: number;
+    name: string;
+    contentType: string;
+    content: Buffer;
+    sha256: string;
+    userId: number;
+  },
 ): Promise<void> {
   const piece = (at: number) => f.content.subarray(at, at + FILE_PIECE_BYTES).toString('hex');
   const [row] = await tx.query<{ id: number }>(
@@ -394,7 +401,10 @@ export async function storeFile(
   );
   for (let at = FILE_PIECE_BYTES; at < f.content.length; at += FILE_PIECE_BYTES) {
     await new Promise((r) => setImmediate(r));
-    await tx.query(`UPDATE files SET content = content || decode($2, 'hex') WHERE id = $1`, [row!.id, piece(at)]);
+    await tx.query(`UPDATE files SET content = content || decode($2, 'hex') WHERE id = $1`, [
+      row!.id,
+      piece(at),
+    ]);
   }
 }
 

@@ -29,7 +29,10 @@ export interface PdfRender {
   abort(): void;
 }
 
-type Reply = { id: number; type: 'ok' } | { id: number; type: 'done'; file: ArrayBuffer } | { id: number; type: 'error'; message: string };
+type Reply =
+  | { id: number; type: 'ok' }
+  | { id: number; type: 'done'; file: ArrayBuffer }
+  | { id: number; type: 'error'; message: string };
 
 export async function openPdfRender(
   head: Omit<ExportTable, 'rows'>,

@@ -33,6 +33,10 @@ port.on('message', (m: Message) => {
       }
     })
     .catch((err: unknown) => {
-      port.postMessage({ id: m.id, type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      port.postMessage({
+        id: m.id,
+        type: 'error',
+        message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
     });
 });

@@ -182,7 +182,12 @@ const paged: Record<ReportKind, Paged> = {
 describe('export reads (keyset pages)', () => {
   for (const kind of Object.keys(paged) as ReportKind[]) {
     it(`${kind}: the same rows as the paged report`, async () => {
-      const base = { from: FROM, to: TO, lang: 'en' as const, ...(kind === 'route' ? { vehicle_uuid: routeVehicle } : {}) };
+      const base = {
+        from: FROM,
+        to: TO,
+        lang: 'en' as const,
+        ...(kind === 'route' ? { vehicle_uuid: routeVehicle } : {}),
+      };
       const want: unknown[] = [];
       for (let page = 1; ; page++) {
         const r = await paged[kind]({ ...base, page, limit: 37 });

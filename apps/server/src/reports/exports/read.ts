@@ -52,7 +52,12 @@ interface SeekAnswer {
   data: unknown[];
   next?: Cursor | null;
 }
-type SeekFetcher = (db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) => Promise<SeekAnswer>;
+type SeekFetcher = (
+  db: Queryable,
+  tenant: Tenant,
+  q: ReportRange,
+  rollupTimeZone: string,
+) => Promise<SeekAnswer>;
 
 const seekers: Record<Exclude<ReportKind, 'stops' | 'idling'>, SeekFetcher> = {
   fuel: fuelReport,
@@ -101,7 +106,9 @@ export async function* exportPages(
   const span = Math.max(1, to - from);
   // Violations: month slices, newest first (see the file comment); the rest in one piece.
   const slices: { from: number; to: number }[] = [];
-  if (kind === 'violations') for (let end = to; end > from; end -= MONTH_MS) slices.push({ from: Math.max(from, end - MONTH_MS), to: end });
+  if (kind === 'violations')
+    for (let end = to; end > from; end -= MONTH_MS)
+      slices.push({ from: Math.max(from, end - MONTH_MS), to: end });
   else slices.push({ from, to });
   const fetch = seekers[kind];
   for (const slice of slices) {
@@ -125,7 +132,13 @@ export async function* exportPages(
       const rows = res.data as Record<string, unknown>[];
       const next = res.next ?? null;
       if (rows.length > 0)
-        yield { rows, done: kind === 'violations' ? (to - (next ? timeOf(next[0]) : slice.from)) / span : progressOf(kind, next, from, span) };
+        yield {
+          rows,
+          done:
+            kind === 'violations'
+              ? (to - (next ? timeOf(next[0]) : slice.from)) / span
+              : progressOf(kind, next, from, span),
+        };
       if (!next || rows.length === 0) break;
       after = next;
     }
@@ -196,7 +209,9 @@ async function* stopPages(
     const lo: string = after
       ? `$${params.push(after.at)}::timestamptz`
       : `to_timestamp($${params.push(fromMs)}::float8 / 1000) - interval '2 days'`;
-    const seek: string = after ? ` AND (t.started_at, t.id) > (${lo}, $${params.push(after.id)}::bigint)` : '';
+    const seek: string = after
+      ? ` AND (t.started_at, t.id) > (${lo}, $${params.push(after.id)}::bigint)`
+      : '';
     const rows: DayRow[] = await db.query<DayRow>(
       `SELECT t.id, t.started_at::text AS at, extract(epoch FROM t.started_at) * 1000 AS at_ms,
               ${VEHICLE_SUMMARY} AS vehicle, t.data->'${kind}' AS items
@@ -211,7 +226,8 @@ async function* stopPages(
     for (const r of rows) {
       (r.items ?? []).forEach((item, index) => {
         const start = Number(item?.startTime);
-        if (start >= fromMs && start < toMs) held.push({ vehicle: r.vehicle, item, row: Number(r.id), index });
+        if (start >= fromMs && start < toMs)
+          held.push({ vehicle: r.vehicle, item, row: Number(r.id), index });
       });
     }
     const last: DayRow | undefined = rows[rows.length - 1];
