@@ -15,7 +15,7 @@ import {
 } from '../../tenancy/context';
 import { effectivePermissions } from '../../tenancy/permissions';
 import type { ReportSelection } from '../filters';
-import { countExportRows, exportPages, EXPORT_PAGE_ROWS, type ExportQuery } from './read';
+import { countExportRows, exportPages, type ExportQuery } from './read';
 import { openPdfRender } from './pdf-render';
 import { CsvWriter } from './csv';
 import { formatTime, tableOf, type Cell } from './table';
@@ -27,12 +27,13 @@ import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
  * POST /v1/reports/exports stores a `report_exports` row (queued) and answers at once. Every API process
  * runs a runner that claims queued jobs from the table (`FOR UPDATE SKIP LOCKED`, oldest first, so with
  * several API nodes each job is taken by exactly one), woken at once by a POST it accepted itself and
- * every `pollMs` otherwise. The runner reads the report page by page (500 rows at a time, through the
- * same queries as the report endpoints, under the requester's tenant rebuilt from the database, so a
- * user who lost access meanwhile gets a failed job, not a file), renders CSV, XLSX or PDF, stores the
- * file as a `files` row of kind 'exports' owned by the company and the requesting user, and marks the
- * job completed with the file name. Progress: 0-80 while reading pages, 90 while rendering, 100 when
- * stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees their job); the file is
+ * every `pollMs` otherwise. The runner reads the report in keyset pages (read.ts: 500 rows at a time,
+ * no count, no OFFSET, through the same queries as the report endpoints, under the requester's tenant
+ * rebuilt from the database, so a user who lost access meanwhile gets a failed job, not a file), renders
+ * CSV, XLSX or PDF (the PDF in a worker thread), stores the file as a `files` row of kind 'exports'
+ * owned by the company and the requesting user (in pieces), and marks the job completed with the file
+ * name. Progress: 0-80 while reading pages (the share of the range read where the report is in time
+ * order; a PDF counts its rows first, 0-10), 90 while rendering, 100 when stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees their job); the file is
  * fetched from /v1/file/exports/{name} with the user's token.
  *
  * A running job beats a heartbeat (every progress step, and every HEARTBEAT_MS while rendering). When
@@ -41,10 +42,10 @@ import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
  * run names the attempt it belongs to, so a runner that was only slow, not dead, cannot overwrite the
  * run that took over. After MAX_ATTEMPTS claims the job is failed with the "interrupted" text.
  *
- * Jobs run one at a time per process, every step awaits the database or yields, and compression runs
- * in the thread pool, so the API keeps answering while an export runs.
+ * Jobs run one at a time per process, every step awaits the database or yields, compression runs in
+ * the thread pool and PDF drawing in a worker thread, so the API keeps answering while an export runs
+ * (limits.test.ts measures the event loop during the longest accepted export).
  */
-export const PAGE_ROWS = EXPORT_PAGE_ROWS;
 /** At most this many unfinished exports per user (a 422 asks to wait). */
 export const MAX_PENDING_PER_USER = 3;
 /** Unfinished jobs older than this no longer count against MAX_PENDING_PER_USER. */
