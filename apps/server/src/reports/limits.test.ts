@@ -274,11 +274,13 @@ describe('report ranges', () => {
    * OFFSET and a count each, stops re-expanded from JSON for every page, pdfkit drawing on this thread,
    * the file stored in one INSERT). Session 8: keyset pages (exports/read.ts: stops read once per day
    * row, a turn of the loop after each query), the PDF drawn in a worker thread (exports/pdf-render.ts),
-   * the file stored in 256 KB pieces. Measured at load average 14-25 on 2 cores: CSV 107-212 ms,
-   * XLSX 97-122 ms, PDF 275-465 ms of wall time between two firings of a 5 ms timer, but the loop's
-   * thread used at most 10-45 ms of CPU time inside any one of those gaps (gaps of 100-207 ms with 0-8
-   * ms of CPU were common: the process was simply not scheduled; with the PDF, the worker thread
-   * competes for the same 2 cores).
+   * the file stored as 64 KB parts (file_parts, migration 0028; appending to one bytea had cost 30-90 ms
+   * of loop CPU per piece for the ~1 MB PDF). Measured at load average 12 on 2 cores: longest gap
+   * between two firings of a 5 ms timer CSV 90 ms, XLSX 86 ms, PDF 64 ms of wall time, with at most
+   * 10-20 ms of the loop thread's CPU time inside one gap. At load 14-25 the wall gaps were 107-212 ms
+   * (CSV), 97-122 ms (XLSX), 168-465 ms (PDF) while the CPU inside any gap stayed at 10-40 ms: gaps of
+   * 100-207 ms with 0-8 ms of CPU were common, the process simply not being scheduled (with the PDF the
+   * worker thread also competes for the same 2 cores).
    *
    * So two checks: the loop's CPU time inside one gap stays under EVENT_LOOP_CPU_BUDGET_MS (the issue's
    * ~50 ms; this is what the code controls, and it holds at any load); the wall-time gap stays under
