@@ -29,12 +29,13 @@ import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
  * several API nodes each job is taken by exactly one), woken at once by a POST it accepted itself and
  * every `pollMs` otherwise. The runner reads the report in keyset pages (read.ts: 500 rows at a time,
  * no count, no OFFSET, through the same queries as the report endpoints, under the requester's tenant
- * rebuilt from the database, so a user who lost access meanwhile gets a failed job, not a file), renders
- * CSV, XLSX or PDF (the PDF in a worker thread), stores the file as a `files` row of kind 'exports'
- * owned by the company and the requesting user (its content in `file_parts`), and marks the job completed with the file
- * name. Progress: 0-80 while reading pages (the share of the range read where the report is in time
- * order; a PDF counts its rows first, 0-10), 90 while rendering, 100 when stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees their job); the file is
- * fetched from /v1/file/exports/{name} with the user's token.
+ * rebuilt from the database, so a user who lost access meanwhile gets a failed job, not a file),
+ * renders CSV, XLSX or PDF (the PDF in a worker thread, pdf-render.ts), stores the file as a `files`
+ * row of kind 'exports' owned by the company and the requesting user (its content in `file_parts`),
+ * and marks the job completed with the file name. Progress: 0-80 while reading pages (the share of the
+ * range read where the report is in time order; a PDF counts its rows first, 0-10), 90 while
+ * rendering, 100 when stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees
+ * their job); the file is fetched from /v1/file/exports/{name} with the user's token.
  *
  * A running job beats a heartbeat (every progress step, and every HEARTBEAT_MS while rendering). When
  * the process running it dies, its heartbeat stops; after TAKEOVER_MS another runner (or the same server
