@@ -88,7 +88,12 @@ function fingerprint() {
 async function bundle(outdir) {
   const { build } = await import('esbuild');
   const src = join(serverRoot, 'src');
-  const entryPoints = { main: join(src, 'main.ts') };
+  // The PDF worker (reports/exports/pdf-render.ts) is a second entry: a worker thread needs a file of
+  // its own to start, and it shares chunks (pdf.ts) with the server like any other entry.
+  const entryPoints = {
+    main: join(src, 'main.ts'),
+    'pdf-worker': join(src, 'reports/exports/pdf-worker.ts'),
+  };
   await build({
     entryPoints,
     outdir,
@@ -103,8 +108,9 @@ async function bundle(outdir) {
     logLevel: 'warning',
     legalComments: 'none',
     // Every output file sits directly in dist/server-<fingerprint>/, two levels below the package.
+    // __fleetChunkUrl tells code that it runs bundled and where its sibling entries are (pdf-worker.js).
     banner: {
-      js: `const __fleetServerRoot = new URL('../../', import.meta.url);\nconst __fleetUrl = (p) => new URL(p, __fleetServerRoot).href;`,
+      js: `const __fleetServerRoot = new URL('../../', import.meta.url);\nconst __fleetUrl = (p) => new URL(p, __fleetServerRoot).href;\nconst __fleetChunkUrl = import.meta.url;`,
     },
     plugins: [
       {

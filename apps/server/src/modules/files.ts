@@ -152,7 +152,9 @@ export function registerFileRoutes(app: FastifyInstance): void {
       size: number;
       sha256: string;
     }>(
-      `SELECT f.content, f.content_type, f.size, f.sha256 FROM files f
+      // Export files keep their content in parts (migration 0028), joined here in order.
+      `SELECT coalesce((SELECT string_agg(p.data, ''::bytea ORDER BY p.seq) FROM file_parts p WHERE p.file_id = f.id),
+                       f.content) AS content, f.content_type, f.size, f.sha256 FROM files f
        WHERE f.kind = $1 AND f.name = $2
          AND ($4 OR f.company_id IN (SELECT company_id FROM memberships WHERE user_id = $3))
          AND (f.kind <> 'exports' OR f.created_by = $3)`,

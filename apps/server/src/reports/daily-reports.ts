@@ -2,7 +2,20 @@ import type { Queryable } from '../storage/db';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
 import { addDays } from '../pipeline/common/zoned-time';
-import { page, round, VEHICLE_SUMMARY, type ReportRange } from './queries';
+import {
+  answer,
+  BY_PLATE,
+  countOf,
+  limitSql,
+  page,
+  round,
+  seekColumns,
+  seekOrder,
+  seekSql,
+  VEHICLE_SUMMARY,
+  type ReportRange,
+  type SeekKey,
+} from './queries';
 import { planRange, rangeSql } from './range';
 import { selectionAnd } from './filters';
 import { placeAddresses } from './addresses';
@@ -23,8 +36,6 @@ const DRIVER_REF = `CASE WHEN d.id IS NULL THEN NULL
 
 const isoOf = (d: Date | string) => new Date(d).toISOString();
 const dayText = (d: Date | string) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
-const limitSql = (q: ReportRange, params: unknown[]) =>
-  `LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`;
 
 /**
  * Trip list: one row per trip the pipeline detected (device_trips), started inside [from, to), oldest
@@ -35,11 +46,14 @@ const limitSql = (q: ReportRange, params: unknown[]) =>
 export async function tripListReport(db: Queryable, tenant: Tenant, q: ReportRange) {
   const params: unknown[] = [];
   const scope = scopeSql('vehicles', 'v', tenant, params);
-  const from = `$${params.push(q.from)}::timestamptz`;
+  const after = q.seek?.after;
+  // A seek starts at the cursor's time (the index's column), then skips the rows of that instant already read.
+  const from = `$${params.push(after ? after[0] : q.from)}::timestamptz`;
   const to = `$${params.push(q.to)}::timestamptz`;
   const list = `FROM device_trips t JOIN vehicles v ON v.id = t.vehicle_id LEFT JOIN drivers d ON d.id = v.driver_id
-    WHERE ${scope} AND t.company_id = $1 AND t.started_at >= ${from} AND t.started_at < ${to}${selectionAnd('v', q, params)}`;
-  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${list}`, params);
+    WHERE ${scope} AND t.company_id = $1 AND t.started_at >= ${from} AND t.started_at < ${to}${selectionAnd('v', q, params)}
+      AND ${seekSql(TRIP_ORDER, after, params)}`;
+  const n = await countOf(db, q, `SELECT count(*)::int AS n ${list}`, params);
   const rows = await db.query<{
     uuid: string;
     vehicle: unknown;
@@ -50,8 +64,8 @@ export async function tripListReport(db: Queryable, tenant: Tenant, q: ReportRan
     data: Record<string, unknown>;
   }>(
     `SELECT t.uuid, ${VEHICLE_SUMMARY} AS vehicle, ${DRIVER_REF} AS driver, t.started_at, t.ended_at,
-            t.distance_m, t.data - 'stops' - 'idles' AS data
-     ${list} ORDER BY t.started_at, t.id ${limitSql(q, params)}`,
+            t.distance_m, t.data - 'stops' - 'idles' AS data${seekColumns(TRIP_ORDER)}
+     ${list} ORDER BY ${seekOrder(TRIP_ORDER)} ${limitSql(q, params)}`,
     params,
   );
   const place = (p: unknown) => {
@@ -66,7 +80,7 @@ export async function tripListReport(db: Queryable, tenant: Tenant, q: ReportRan
     p ? { lat: p.latitude, lng: p.longitude } : null;
   // Starts and ends of the page in one lookup (one cache query, one time budget).
   const addresses = await placeAddresses(db, q, [...starts.map(asPoint), ...ends.map(asPoint)]);
-  return page(
+  return answer(
     rows.map((r, i) => ({
       uuid: r.uuid,
       vehicle: r.vehicle,
@@ -83,10 +97,15 @@ export async function tripListReport(db: Queryable, tenant: Tenant, q: ReportRan
       average_speed: round(Math.max(0, Number(r.data.average_speed ?? 0))),
       idle_seconds: Math.max(0, Math.round(Number(r.data.idle_seconds ?? 0))),
     })),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows as unknown as Record<string, unknown>[],
+    TRIP_ORDER,
   );
 }
+
+/** Trips oldest first, by start time then id. */
+const TRIP_ORDER: readonly SeekKey[] = [{ sql: 't.started_at', cast: 'timestamptz' }, { sql: 't.id' }];
 
 /** Summary per vehicle per rollup day: km, driving/idle/engine hours, litres, max km/h, trips, violations. */
 export async function summaryReport(db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) {
@@ -94,20 +113,18 @@ export async function summaryReport(db: Queryable, tenant: Tenant, q: ReportRang
   const scope = scopeSql('vehicles', 'v', tenant, params);
   const cond = rangeSql('r', planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone), params);
   const grouped = `FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id
-    WHERE ${scope} AND r.company_id = $1 AND ${cond}${selectionAnd('v', q, params)} GROUP BY v.id, r.day`;
-  const [c] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
-    params,
-  );
+    WHERE ${scope} AND r.company_id = $1 AND ${cond}${selectionAnd('v', q, params)}
+      AND ${seekSql(SUMMARY_ORDER, q.seek?.after, params)} GROUP BY v.id, r.day`;
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`, params);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, r.day::text AS day, sum(r.distance_m) AS distance_m,
             sum(r.driving_s) AS driving_s, sum(r.idle_s) AS idle_s, sum(r.engine_s) AS engine_s,
             sum(r.fuel_used_l) AS fuel_l, max(r.max_speed_kmh) AS max_speed, sum(r.trips)::int AS trips,
-            sum(r.violations)::int AS violations
-     ${grouped} ORDER BY r.day, v.license_plate_number, v.id ${limitSql(q, params)}`,
+            sum(r.violations)::int AS violations${seekColumns(SUMMARY_ORDER)}
+     ${grouped} ORDER BY ${seekOrder(SUMMARY_ORDER)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => ({
       vehicle: r.vehicle,
       day: dayText(r.day as string),
@@ -120,10 +137,14 @@ export async function summaryReport(db: Queryable, tenant: Tenant, q: ReportRang
       trips: Number(r.trips),
       violations: Number(r.violations),
     })),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows,
+    SUMMARY_ORDER,
   );
 }
+
+const SUMMARY_ORDER: readonly SeekKey[] = [{ sql: 'r.day', cast: 'date' }, ...BY_PLATE];
 
 /**
  * Fleet utilisation: for every rollup day the range touches, how many of the selected vehicles moved
@@ -172,6 +193,17 @@ export async function utilisationReport(
       driving_hours: round(Number(u?.driving_s ?? 0) / 3600, 1),
     };
   });
+  // One row per day of the range (at most 367): computed whole; a seek's cursor is the day last read.
+  if (q.seek) {
+    const after = q.seek.after?.[0];
+    const rest = after === undefined ? all : all.filter((d) => d.day > String(after));
+    const data = rest.slice(0, q.limit);
+    const last = data[data.length - 1];
+    return {
+      ...page(data, data.length, { page: 1, limit: q.limit }),
+      next: rest.length > q.limit && last ? [last.day] : null,
+    };
+  }
   const start = (q.page - 1) * q.limit;
   return page(all.slice(start, start + q.limit), all.length, q);
 }
@@ -191,20 +223,18 @@ export async function driverActivityReport(
   const scope = scopeSql('vehicles', 'v', tenant, params);
   const cond = rangeSql('r', planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone), params);
   const grouped = `FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id JOIN drivers d ON d.id = v.driver_id
-    WHERE ${scope} AND r.company_id = $1 AND ${cond}${selectionAnd('v', q, params)} GROUP BY d.id, v.id`;
-  const [c] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT d.id ${grouped}) x`,
-    params,
-  );
+    WHERE ${scope} AND r.company_id = $1 AND ${cond}${selectionAnd('v', q, params)}
+      AND ${seekSql(DRIVER_ORDER, q.seek?.after, params)} GROUP BY d.id, v.id`;
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (SELECT d.id ${grouped}) x`, params);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT ${DRIVER_REF} AS driver, ${VEHICLE_SUMMARY} AS vehicle,
             count(DISTINCT r.day) FILTER (WHERE r.distance_m > 0 OR r.driving_s > 0)::int AS active_days,
             sum(r.trips)::int AS trips, sum(r.distance_m) AS distance_m, sum(r.driving_s) AS driving_s,
-            sum(r.idle_s) AS idle_s, max(r.max_speed_kmh) AS max_speed, sum(r.violations)::int AS violations
-     ${grouped} ORDER BY d.first_name, d.last_name, d.id, v.id ${limitSql(q, params)}`,
+            sum(r.idle_s) AS idle_s, max(r.max_speed_kmh) AS max_speed, sum(r.violations)::int AS violations${seekColumns(DRIVER_ORDER)}
+     ${grouped} ORDER BY ${seekOrder(DRIVER_ORDER)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => ({
       driver: r.driver as { uuid: string; name: string },
       vehicle: r.vehicle,
@@ -216,10 +246,20 @@ export async function driverActivityReport(
       max_speed: round(Number(r.max_speed)),
       violations: Number(r.violations),
     })),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows,
+    DRIVER_ORDER,
   );
 }
+
+/** Drivers by name (first, last: both NOT NULL), then id, then vehicle. */
+const DRIVER_ORDER: readonly SeekKey[] = [
+  { sql: 'd.first_name' },
+  { sql: 'd.last_name' },
+  { sql: 'd.id' },
+  { sql: 'v.id' },
+];
 
 /** Salik per vehicle and calendar month (months in the company's zone), newest month first. */
 export async function salikMonthlyReport(
@@ -231,22 +271,21 @@ export async function salikMonthlyReport(
   const params: unknown[] = [];
   const scope = scopeSql('vehicles', 'v', tenant, params);
   const month = `to_char(e.at AT TIME ZONE $${params.push(rollupTimeZone)}, 'YYYY-MM')`;
+  const order: SeekKey[] = [{ sql: month, desc: true }, ...BY_PLATE];
   const grouped = `FROM salik_events e JOIN vehicles v ON v.id = e.vehicle_id
     WHERE ${scope} AND e.company_id = $1 AND e.at >= $${params.push(q.from)}::timestamptz
       AND e.at < $${params.push(q.to)}::timestamptz${selectionAnd('v', q, params)}
+      AND ${seekSql(order, q.seek?.after, params)}
     GROUP BY v.id, ${month}`;
-  const [c] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
-    params,
-  );
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`, params);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, ${month} AS month, count(*)::int AS crossings,
             count(*) FILTER (WHERE e.fee > 0)::int AS charged, coalesce(sum(e.fee), 0) AS total_fee,
-            coalesce(max(e.data->>'currency'), 'AED') AS currency
-     ${grouped} ORDER BY 2 DESC, v.license_plate_number, v.id ${limitSql(q, params)}`,
+            coalesce(max(e.data->>'currency'), 'AED') AS currency${seekColumns(order)}
+     ${grouped} ORDER BY ${seekOrder(order)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => ({
       vehicle: r.vehicle,
       month: String(r.month),
@@ -255,8 +294,10 @@ export async function salikMonthlyReport(
       total_fee: round(Number(r.total_fee), 2),
       currency: String(r.currency),
     })),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows,
+    order,
   );
 }
 
@@ -277,7 +318,7 @@ export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange
     SELECT * FROM (
       SELECT DISTINCT ON (coalesce(n.data->>'dedupe_key', n.uuid::text))
              n.vehicle_id, n.type AS kind, coalesce(n.device_created_at, n.created_at) AS at,
-             NULL::text AS geofence_name, n.message, n.violation_value AS value, n.id AS ord
+             NULL::text AS geofence_name, n.message, n.violation_value AS value, n.id AS ord, 1 AS src
       FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id
       WHERE ${scope} AND n.company_id = $1${sel}
         AND coalesce(n.device_created_at, n.created_at) >= ${from} AND coalesce(n.device_created_at, n.created_at) < ${to}
@@ -285,10 +326,10 @@ export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange
     ) a
     UNION ALL
     SELECT g.vehicle_id, CASE WHEN g.kind = 'exit' THEN 'geofence_exit' ELSE 'geofence_enter' END, g.at,
-           f.name, NULL, NULL, g.id
+           f.name, NULL, NULL, g.id, 0
     FROM geofence_events g JOIN vehicles v ON v.id = g.vehicle_id JOIN geofences f ON f.id = g.geofence_id
     WHERE ${scope} AND g.company_id = $1${sel} AND g.at >= ${from} AND g.at < ${to}`;
-  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${union}) x`, params);
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (${union}) x`, params);
   const rows = await db.query<{
     vehicle: unknown;
     kind: string;
@@ -297,12 +338,13 @@ export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange
     message: string | null;
     value: string | null;
   }>(
-    `SELECT ${VEHICLE_SUMMARY} AS vehicle, e.kind, e.at, e.geofence_name, e.message, e.value
+    `SELECT ${VEHICLE_SUMMARY} AS vehicle, e.kind, e.at, e.geofence_name, e.message, e.value${seekColumns(EVENT_ORDER)}
      FROM (${union}) e JOIN vehicles v ON v.id = e.vehicle_id
-     ORDER BY e.at DESC, e.ord DESC ${limitSql(q, params)}`,
+     WHERE ${seekSql(EVENT_ORDER, q.seek?.after, params)}
+     ORDER BY ${seekOrder(EVENT_ORDER)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => {
       const num = r.value === null ? null : Number(r.value);
       return {
@@ -314,7 +356,16 @@ export async function eventsReport(db: Queryable, tenant: Tenant, q: ReportRange
         value: r.value === null ? null : num !== null && Number.isFinite(num) ? num : r.value,
       };
     }),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows as unknown as Record<string, unknown>[],
+    EVENT_ORDER,
   );
 }
+
+/** Newest first; an alert and a geofence event with the same time and id: the alert first. */
+const EVENT_ORDER: readonly SeekKey[] = [
+  { sql: 'e.at', desc: true, cast: 'timestamptz' },
+  { sql: 'e.ord', desc: true },
+  { sql: 'e.src', desc: true },
+];

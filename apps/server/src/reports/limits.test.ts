@@ -11,7 +11,10 @@
  * The budget is the issue's ~50 ms plus headroom for this shared 2-core test machine (the histogram also
  * sees the garbage collector and the other test workers). The figures measured are printed.
  */
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MAX_EXPORT_RANGE_DAYS, MAX_PAGE_SIZE, MAX_REPORT_RANGE_DAYS } from '@fleet/api-client';
@@ -27,6 +30,8 @@ import { registerReportRoutes } from './routes';
 import type { ExportRunner } from './exports/jobs';
 
 const EVENT_LOOP_BUDGET_MS = 150;
+/** The issue's ~50 ms, as CPU time of the loop's thread within one block (see the export checks). */
+const EVENT_LOOP_CPU_BUDGET_MS = 50;
 const VEHICLES = 8;
 const TZ = 'Asia/Dubai';
 const TO = Date.parse('2026-11-20T00:00:00Z');
@@ -151,6 +156,39 @@ const KINDS = [
   'violations',
 ];
 
+/**
+ * CPU time (ms) used so far by this process's main thread, the one running the event loop (Linux:
+ * /proc/self/task/<pid>/stat, utime + stime in 10 ms ticks); null where that cannot be read.
+ */
+function loopThreadCpuMs(): number | null {
+  if (!isMainThread) return null;
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs `work` while a 5 ms timer watches the event loop: the longest gap between two firings (wall
+ * time, as monitorEventLoopDelay sees it) and the most CPU time the loop's thread spent inside one
+ * gap (the work that ran without yielding; null where the thread's CPU time cannot be read).
+ */
+async function blocksDuring(work: () => Promise<void>): Promise<{ wall: number; cpu: number | null }> {
+  let lastCpu = loopThreadCpuMs();
+  let cpu: number | null = lastCpu === null ? null : 0;
+  const timer = setInterval(() => {
+    const now = loopThreadCpuMs();
+    if (now !== null && lastCpu !== null && cpu !== null) cpu = Math.max(cpu, now - lastCpu);
+    lastCpu = now;
+  }, 5);
+  const wall = await maxBlockDuring(work);
+  clearInterval(timer);
+  return { wall, cpu };
+}
+
 /** Run `work` while sampling the event loop; the longest block seen, in ms. */
 async function maxBlockDuring(work: () => Promise<void>): Promise<number> {
   const h = monitorEventLoopDelay({ resolution: 5 });
@@ -229,59 +267,62 @@ describe('report ranges', () => {
   }, 300_000);
 
   /**
-   * Exports: NOT yet within the budget on PGlite (issue 18, open). Measured on this machine after the
-   * fixes of this round (month slices, chunked table and CSV, page-by-page PDF, hex file store): CSV
-   * 140-320 ms, XLSX ~210 ms (the workbook is built in one run), PDF ~1.2 s (pdfkit's font subsetting and
-   * the file store at the end), down from 11-60 s. Run with FLEET_EXPORT_LOOP=1 to measure and assert.
-   * After the streaming writers (issue 15, jobs.ts renders each page into CsvWriter / XlsxWriter), measured
-   * at load average ~21 on 2 cores: CSV 243-316 ms, XLSX 234-412 ms, PDF ~1.2 s. Pages of 200 rows, week
-   * slices and a file store in 256 KB pieces were tried and did not move these figures at that load;
-   * single stops pages still took 60-130 ms of PGlite time each. Still open.
-   * Session 7 (streamed PdfWriter, pdfkit's modules imported one by one, PDF rows yielding every 10):
-   * at load ~13-21, before the change CSV 154 ms, XLSX 225 ms, PDF 705 ms; after it CSV 230-571 ms,
-   * XLSX 78-386 ms, PDF 386-803 ms (the spread is the machine's load: single 10-row PDF draws took up to
-   * 110 ms of wall time). Timings inside the PDF run: importing fontkit / bidi-js / pdfkit under vitest
-   * 308 / 492 / 207 ms (vite transforms them; each is now its own block), registering and parsing the
-   * two faces 161 ms, the file store (hex into PGlite) 20-317 ms. A worker thread for rendering was not
-   * built this session (the server is bundled into one file by scripts/start-server.mjs, so a worker
-   * needs its own entry there); the PGlite store and reads would stay on the loop either way. Still
-   * open, so still gated.
+   * Exports (issue 18): the longest accepted export (366 days of stops, 8 vehicles: ~5,900 rows) as a
+   * background job in CSV, XLSX and PDF, on PGlite, whose queries run on this thread.
+   *
+   * History: gated behind FLEET_EXPORT_LOOP until session 8, measured at 80-800 ms (PGlite pages with
+   * OFFSET and a count each, stops re-expanded from JSON for every page, pdfkit drawing on this thread,
+   * the file stored in one INSERT). Session 8: keyset pages (exports/read.ts: stops read once per day
+   * row, a turn of the loop after each query), the PDF drawn in a worker thread (exports/pdf-render.ts),
+   * the file stored as 64 KB parts (file_parts, migration 0028; appending to one bytea had cost 30-90 ms
+   * of loop CPU per piece for the ~1 MB PDF). Measured at load average 12 on 2 cores: longest gap
+   * between two firings of a 5 ms timer CSV 90 ms, XLSX 86 ms, PDF 64 ms of wall time, with at most
+   * 10-20 ms of the loop thread's CPU time inside one gap. At load 14-25 the wall gaps were 107-212 ms
+   * (CSV), 97-122 ms (XLSX), 168-465 ms (PDF) while the CPU inside any gap stayed at 10-40 ms: gaps of
+   * 100-207 ms with 0-8 ms of CPU were common, the process simply not being scheduled (with the PDF the
+   * worker thread also competes for the same 2 cores).
+   *
+   * So two checks: the loop's CPU time inside one gap stays under EVENT_LOOP_CPU_BUDGET_MS (the issue's
+   * ~50 ms; this is what the code controls, and it holds at any load); the wall-time gap stays under
+   * EVENT_LOOP_BUDGET_MS when the machine is not overloaded (1-minute load average at most twice the
+   * cores). Above that the wall figure measures the scheduler rather than the export, so it is
+   * printed, not asserted. Where the thread's CPU time cannot be read (not Linux, not the main thread),
+   * the wall check is asserted whatever the load.
    */
   for (const format of ['csv', 'xlsx', 'pdf'] as const) {
-    const run = process.env.FLEET_EXPORT_LOOP ? it : it.skip;
-    run(
-      `keeps the event loop free while the longest accepted ${format} export runs`,
-      async () => {
-        const started = Date.now();
-        const max = await maxBlockDuring(async () => {
-          const r = await call(app, {
-            method: 'POST',
-            url: '/v1/reports/exports',
-            token: w.users.adminA.token,
-            company: w.a.uuid,
-            body: {
-              report: 'stops',
-              format,
-              from: new Date(TO - MAX_EXPORT_RANGE_DAYS * DAY_MS).toISOString(),
-              to: new Date(TO).toISOString(),
-            },
-          });
-          expect(r.statusCode, r.body).toBe(202);
-          await runner.idle();
-          const done = await call(app, {
-            method: 'GET',
-            url: `/v1/reports/exports/${r.json().data.uuid}`,
-            token: w.users.adminA.token,
-            company: w.a.uuid,
-          });
-          expect(done.json().data.status, done.body).toBe('completed');
+    it(`keeps the event loop free while the longest accepted ${format} export runs`, async () => {
+      const started = Date.now();
+      const { wall: max, cpu } = await blocksDuring(async () => {
+        const r = await call(app, {
+          method: 'POST',
+          url: '/v1/reports/exports',
+          token: w.users.adminA.token,
+          company: w.a.uuid,
+          body: {
+            report: 'stops',
+            format,
+            from: new Date(TO - MAX_EXPORT_RANGE_DAYS * DAY_MS).toISOString(),
+            to: new Date(TO).toISOString(),
+          },
         });
-        console.log(
-          `event loop max block during the ${format} export: ${max.toFixed(1)} ms (export took ${Date.now() - started} ms)`,
-        );
-        expect(max).toBeLessThan(EVENT_LOOP_BUDGET_MS);
-      },
-      600_000,
-    );
+        expect(r.statusCode, r.body).toBe(202);
+        await runner.idle();
+        const done = await call(app, {
+          method: 'GET',
+          url: `/v1/reports/exports/${r.json().data.uuid}`,
+          token: w.users.adminA.token,
+          company: w.a.uuid,
+        });
+        expect(done.json().data.status, done.body).toBe('completed');
+      });
+      const load = loadavg()[0]!;
+      const cores = availableParallelism();
+      console.log(
+        `event loop during the ${format} export: longest gap ${max.toFixed(1)} ms wall, ${cpu ?? '?'} ms CPU of the loop's thread in one gap (export took ${Date.now() - started} ms, load average ${load.toFixed(1)} on ${cores} cores)`,
+      );
+      if (cpu !== null)
+        expect(cpu, 'CPU time of the loop thread in one gap').toBeLessThan(EVENT_LOOP_CPU_BUDGET_MS);
+      if (cpu === null || load <= 2 * cores) expect(max).toBeLessThan(EVENT_LOOP_BUDGET_MS);
+    }, 600_000);
   }
 });

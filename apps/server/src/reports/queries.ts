@@ -158,9 +158,110 @@ export interface ReportRange extends ReportSelection {
   readonly lang?: 'en' | 'ar' | undefined;
   /** How those addresses are found; without it only the geocoding cache is read (reports/addresses.ts). */
   readonly addresses?: AddressLookup | undefined;
+  /**
+   * Keyset ("seek") paging for exports: the page after `after` (null: the first page) in the report's
+   * order, with no count and no OFFSET; the answer carries `next` (the cursor of its last row, null
+   * on the last page) and its `total` means nothing. Absent: the spec's paged answer (page, limit,
+   * total), unchanged.
+   */
+  readonly seek?: { readonly after: Cursor | null } | undefined;
 }
 
 export { page };
+
+/** A position in a report's order: the values of its sort keys at one row (dates and times as text). */
+export type Cursor = readonly (string | number | null)[];
+
+/**
+ * One sort key of a report. `cast` names the SQL type of a key read back as text (timestamps keep
+ * their microseconds that way: a JS Date would round them and a cursor would skip or repeat rows).
+ */
+export interface SeekKey {
+  readonly sql: string;
+  readonly desc?: boolean;
+  readonly cast?: 'timestamptz' | 'date';
+}
+
+/** The keys as extra columns `seek_0`, `seek_1`, ... of a query's select list (leading comma). */
+export function seekColumns(keys: readonly SeekKey[]): string {
+  return keys.map((k, i) => `, ${k.cast ? `(${k.sql})::text` : k.sql} AS seek_${i}`).join('');
+}
+
+/**
+ * The condition "after the cursor" in the order of `keys`: a row comparison when every key runs the
+ * same way (PostgreSQL can seek an index with it), the lexicographic OR of prefixes otherwise. Keys
+ * must not be null (every report's keys are NOT NULL columns or expressions over them). 'true' for
+ * the first page.
+ */
+export function seekSql(
+  keys: readonly SeekKey[],
+  after: Cursor | null | undefined,
+  params: unknown[],
+): string {
+  if (!after) return 'true';
+  const p = (i: number) => `$${params.push(after[i])}${keys[i]!.cast ? `::${keys[i]!.cast}` : ''}`;
+  const desc = !!keys[0]!.desc;
+  if (keys.every((k) => !!k.desc === desc))
+    return `((${keys.map((k) => k.sql).join(', ')}) ${desc ? '<' : '>'} (${keys.map((_, i) => p(i)).join(', ')}))`;
+  const ors = keys.map((k, i) =>
+    [...keys.slice(0, i).map((e, j) => `${e.sql} = ${p(j)}`), `${k.sql} ${k.desc ? '<' : '>'} ${p(i)}`].join(
+      ' AND ',
+    ),
+  );
+  return `(${ors.map((o) => `(${o})`).join(' OR ')})`;
+}
+
+/** ORDER BY of the keys. */
+export function seekOrder(keys: readonly SeekKey[]): string {
+  return keys.map((k) => `${k.sql}${k.desc ? ' DESC' : ''}`).join(', ');
+}
+
+/** LIMIT and OFFSET of a paged answer, or only LIMIT when seeking. */
+export function limitSql(q: ReportRange, params: unknown[]): string {
+  return q.seek
+    ? `LIMIT $${params.push(q.limit)}`
+    : `LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`;
+}
+
+/** The cursor of a row read with {@link seekColumns}. */
+export function cursorOf(row: Record<string, unknown>, keys: readonly SeekKey[]): Cursor {
+  return keys.map((_, i) => {
+    const v = row[`seek_${i}`];
+    return v === null || v === undefined ? null : typeof v === 'number' ? v : String(v);
+  });
+}
+
+/**
+ * The answer of a report: the spec's page envelope, or when seeking the rows with the cursor of the
+ * last one (`next`, null when the page was not full: nothing follows).
+ */
+export function answer<T>(
+  data: T[],
+  q: ReportRange,
+  count: () => number,
+  rows: readonly Record<string, unknown>[],
+  keys: readonly SeekKey[],
+  next?: Cursor | null,
+): ReturnType<typeof page<T>> & { next?: Cursor | null } {
+  if (!q.seek) return page(data, count(), q);
+  const last = rows[rows.length - 1];
+  return {
+    ...page(data, data.length, { page: 1, limit: q.limit }),
+    next: next !== undefined ? next : rows.length < q.limit || !last ? null : cursorOf(last, keys),
+  };
+}
+
+/** Runs the count query only for paged answers (a seek has no count). */
+export async function countOf(
+  db: Queryable,
+  q: ReportRange,
+  sql: string,
+  params: unknown[],
+): Promise<number> {
+  if (q.seek) return 0;
+  const [c] = await db.query<{ n: number }>(sql, params);
+  return c?.n ?? 0;
+}
 
 /**
  * Trips report: per vehicle over [from, to), from daily rollups (hourly ones at edges that are not whole
@@ -175,18 +276,16 @@ export async function tripsReport(db: Queryable, tenant: Tenant, q: ReportRange,
     rangeSql('r', planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone), params),
   ];
   where.push(...selectionSql('v', q, params));
+  where.push(seekSql(BY_PLATE, q.seek?.after, params));
   const grouped = `FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id WHERE ${where.join(' AND ')} GROUP BY v.id`;
-  const [c] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
-    params,
-  );
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`, params);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, sum(r.trips)::int AS trips, sum(r.distance_m) AS distance_m,
-            sum(r.driving_s) AS driving_s, sum(r.idle_s) AS idle_s, max(r.max_speed_kmh) AS max_speed
-     ${grouped} ORDER BY v.license_plate_number, v.id LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+            sum(r.driving_s) AS driving_s, sum(r.idle_s) AS idle_s, max(r.max_speed_kmh) AS max_speed${seekColumns(BY_PLATE)}
+     ${grouped} ORDER BY ${seekOrder(BY_PLATE)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => {
       const distanceM = Number(r.distance_m);
       const drivingS = Number(r.driving_s);
@@ -200,10 +299,15 @@ export async function tripsReport(db: Queryable, tenant: Tenant, q: ReportRange,
         average_speed: drivingS > 0 ? round((distanceM / drivingS) * 3.6) : 0,
       };
     }),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows,
+    BY_PLATE,
   );
 }
+
+/** Per-vehicle reports are ordered by plate, then id. */
+export const BY_PLATE: readonly SeekKey[] = [{ sql: 'v.license_plate_number' }, { sql: 'v.id' }];
 
 /** Salik report: crossings, charged crossings and total fee per vehicle. */
 export async function salikReport(db: Queryable, tenant: Tenant, q: ReportRange) {
@@ -215,18 +319,16 @@ export async function salikReport(db: Queryable, tenant: Tenant, q: ReportRange)
     `e.at < $${params.push(q.to)}::timestamptz`,
   ];
   where.push(...selectionSql('v', q, params));
+  where.push(seekSql(BY_PLATE, q.seek?.after, params));
   const grouped = `FROM salik_events e JOIN vehicles v ON v.id = e.vehicle_id WHERE ${where.join(' AND ')} GROUP BY v.id`;
-  const [c] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`,
-    params,
-  );
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (SELECT v.id ${grouped}) x`, params);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, count(*)::int AS crossings, count(*) FILTER (WHERE e.fee > 0)::int AS charged,
-            coalesce(sum(e.fee), 0) AS total_fee, coalesce(max(e.data->>'currency'), 'AED') AS currency
-     ${grouped} ORDER BY v.license_plate_number, v.id LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+            coalesce(sum(e.fee), 0) AS total_fee, coalesce(max(e.data->>'currency'), 'AED') AS currency${seekColumns(BY_PLATE)}
+     ${grouped} ORDER BY ${seekOrder(BY_PLATE)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => ({
       vehicle: r.vehicle,
       crossings: Number(r.crossings),
@@ -234,10 +336,19 @@ export async function salikReport(db: Queryable, tenant: Tenant, q: ReportRange)
       total_fee: round(Number(r.total_fee), 2),
       currency: String(r.currency),
     })),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows,
+    BY_PLATE,
   );
 }
+
+/** Violations: newest first; alerts at the same time by vehicle, then by their first copy's id. */
+const VIOLATION_ORDER: readonly SeekKey[] = [
+  { sql: 'device_created_at', desc: true, cast: 'timestamptz' },
+  { sql: 'vid' },
+  { sql: 'nid' },
+];
 
 /** Violations report: one row per violation alert (notifications are per user; de-duplicated by alert). */
 export async function violationsReport(db: Queryable, tenant: Tenant, q: ReportRange) {
@@ -251,16 +362,16 @@ export async function violationsReport(db: Queryable, tenant: Tenant, q: ReportR
   ];
   where.push(...selectionSql('v', q, params));
   const distinct = `SELECT DISTINCT ON (n.data->>'dedupe_key') n.type, n.device_created_at, n.violation_value, v.id AS vid,
-      ${VEHICLE_SUMMARY} AS vehicle
+      n.id AS nid, ${VEHICLE_SUMMARY} AS vehicle
     FROM notifications n JOIN vehicles v ON v.id = n.vehicle_id WHERE ${where.join(' AND ')}
     ORDER BY n.data->>'dedupe_key', n.id`;
-  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${distinct}) x`, params);
+  const n = await countOf(db, q, `SELECT count(*)::int AS n FROM (${distinct}) x`, params);
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT * FROM (${distinct}) x ORDER BY device_created_at DESC, vid
-     LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+    `SELECT *${seekColumns(VIOLATION_ORDER)} FROM (${distinct}) x WHERE ${seekSql(VIOLATION_ORDER, q.seek?.after, params)}
+     ORDER BY ${seekOrder(VIOLATION_ORDER)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => {
       const raw = r.violation_value as string | null;
       const num = raw === null ? null : Number(raw);
@@ -273,8 +384,10 @@ export async function violationsReport(db: Queryable, tenant: Tenant, q: ReportR
         longitude: null,
       };
     }),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows,
+    VIOLATION_ORDER,
   );
 }
 
@@ -292,33 +405,45 @@ export async function stopsReport(db: Queryable, tenant: Tenant, q: ReportRange,
     AND t.started_at < to_timestamp($${toMs}::float8 / 1000) + interval '2 days'`;
   const list = `SELECT ${VEHICLE_SUMMARY} AS vehicle, s AS item
     FROM device_trips t JOIN vehicles v ON v.id = t.vehicle_id,
-         jsonb_array_elements(coalesce(t.data->'${kind}', '[]'::jsonb)) s
+         jsonb_array_elements(coalesce(t.data->'${kind}', '[]'::jsonb)) WITH ORDINALITY e(s, i)
     WHERE ${where.join(' AND ')} AND ${near}
       AND (s->>'startTime')::float8 >= $${fromMs} AND (s->>'startTime')::float8 < $${toMs}`;
   const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${list}) x`, params);
-  const rows = await db.query<{
-    vehicle: unknown;
-    item: { startTime: number; endTime: number; minutes: number; place: { lat: number; lon: number } };
-  }>(
-    `${list} ORDER BY (s->>'startTime')::float8 LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+  const rows = await db.query<{ vehicle: unknown; item: StoredStop }>(
+    // Periods starting at the same time by day row, then by their place in the day's list: without a
+    // full order, LIMIT/OFFSET pages repeated some of them and skipped others.
+    `${list} ORDER BY (s->>'startTime')::float8, t.id, e.i LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
     params,
   );
+  return page(await stopRows(db, q, rows), c?.n ?? 0, q);
+}
+
+/** A stop or idle period as the pipeline stores it in `device_trips.data.stops` / `.idles`. */
+export interface StoredStop {
+  startTime: number;
+  endTime: number;
+  minutes: number;
+  place: { lat: number; lon: number };
+}
+
+/** Stops (or idles) as report rows, with their addresses in the reader's language (one lookup). */
+export async function stopRows(
+  db: Queryable,
+  q: Pick<ReportRange, 'lang' | 'addresses'>,
+  rows: readonly { vehicle: unknown; item: StoredStop }[],
+) {
   const addresses = await placeAddresses(
     db,
     q,
     rows.map((r) => ({ lat: r.item.place.lat, lng: r.item.place.lon })),
   );
-  return page(
-    rows.map((r, i) => ({
-      vehicle: r.vehicle,
-      started_at: new Date(r.item.startTime).toISOString(),
-      ended_at: new Date(r.item.endTime).toISOString(),
-      duration_minutes: r.item.minutes,
-      latitude: r.item.place.lat,
-      longitude: r.item.place.lon,
-      address: addresses[i] ?? null,
-    })),
-    c?.n ?? 0,
-    q,
-  );
+  return rows.map((r, i) => ({
+    vehicle: r.vehicle,
+    started_at: new Date(r.item.startTime).toISOString(),
+    ended_at: new Date(r.item.endTime).toISOString(),
+    duration_minutes: r.item.minutes,
+    latitude: r.item.place.lat,
+    longitude: r.item.place.lon,
+    address: addresses[i] ?? null,
+  }));
 }

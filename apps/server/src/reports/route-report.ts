@@ -2,7 +2,7 @@ import type { Queryable } from '../storage/db';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
 import { fieldError } from '../http/errors';
-import { page, round, VEHICLE_SUMMARY, type ReportRange } from './queries';
+import { answer, page, round, VEHICLE_SUMMARY, type Cursor, type ReportRange, type SeekKey } from './queries';
 
 /**
  * Route report: the stored positions of ONE vehicle over [from, to), oldest first, from `locations`
@@ -46,30 +46,48 @@ async function points(
   to: string,
   limit: number,
   offset: number,
-): Promise<Point[]> {
-  return db.query<Point>(
-    `SELECT fix_time AS at, latitude, longitude, speed, course, altitude, ignition FROM locations
+  after?: Cursor | null,
+): Promise<(Point & { seek_0: string; seek_1: number })[]> {
+  // A seek starts at the cursor's time (the index's column) and skips the fixes of that instant read.
+  return db.query<Point & { seek_0: string; seek_1: number }>(
+    `SELECT fix_time AS at, latitude, longitude, speed, course, altitude, ignition,
+            fix_time::text AS seek_0, device_id AS seek_1 FROM locations
      WHERE vehicle_id = $1 AND company_id = $2 AND fix_time >= $3::timestamptz AND fix_time < $4::timestamptz
        AND valid AND latitude IS NOT NULL AND longitude IS NOT NULL
+       ${after ? 'AND (fix_time, device_id) > ($3::timestamptz, $7::bigint)' : ''}
      ORDER BY fix_time, device_id LIMIT $5 OFFSET $6`,
-    [vehicleId, companyId, from, to, limit, offset],
+    [vehicleId, companyId, after ? after[0] : from, to, limit, offset, ...(after ? [after[1]] : [])],
   );
 }
+
+/** Positions by fix time, then device (the primary key is (device_id, fix_time)). */
+const ROUTE_ORDER: readonly SeekKey[] = [{ sql: 'fix_time', cast: 'timestamptz' }, { sql: 'device_id' }];
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function routeReport(db: Queryable, tenant: Tenant, q: ReportRange) {
   if (!q.vehicle_uuid) throw needVehicle();
   const v = await vehicleOf(db, tenant, q.vehicle_uuid);
-  if (!v) return page([], 0, q);
-  const [c] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM locations
-     WHERE vehicle_id = $1 AND company_id = $2 AND fix_time >= $3::timestamptz AND fix_time < $4::timestamptz
-       AND valid AND latitude IS NOT NULL AND longitude IS NOT NULL`,
-    [v.id, tenant.companyId, q.from, q.to],
+  if (!v) return q.seek ? { ...page([], 0, q), next: null } : page([], 0, q);
+  const [c] = q.seek
+    ? [{ n: 0 }]
+    : await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM locations
+         WHERE vehicle_id = $1 AND company_id = $2 AND fix_time >= $3::timestamptz AND fix_time < $4::timestamptz
+           AND valid AND latitude IS NOT NULL AND longitude IS NOT NULL`,
+        [v.id, tenant.companyId, q.from, q.to],
+      );
+  const rows = await points(
+    db,
+    v.id,
+    tenant.companyId,
+    q.from,
+    q.to,
+    q.limit,
+    q.seek ? 0 : (q.page - 1) * q.limit,
+    q.seek?.after,
   );
-  const rows = await points(db, v.id, tenant.companyId, q.from, q.to, q.limit, (q.page - 1) * q.limit);
-  return page(
+  return answer(
     rows.map((p) => ({
       vehicle: v.vehicle,
       at: new Date(p.at).toISOString(),
@@ -80,8 +98,10 @@ export async function routeReport(db: Queryable, tenant: Tenant, q: ReportRange)
       altitude: num(p.altitude),
       ignition: p.ignition,
     })),
-    c?.n ?? 0,
     q,
+    () => c?.n ?? 0,
+    rows as unknown as Record<string, unknown>[],
+    ROUTE_ORDER,
   );
 }
 
@@ -105,10 +125,14 @@ export async function routeFile(
   if (!v) return null;
   const title = xml(`${v.plate} ${q.from} – ${q.to}`);
   async function* pages() {
-    for (let offset = 0; ; offset += ROUTE_FILE_PAGE) {
-      const rows = await points(db, v!.id, tenant.companyId, q.from, q.to, ROUTE_FILE_PAGE, offset);
+    // Keyset pages: each starts after the last fix of the one before (no OFFSET re-reading the route).
+    let after: Cursor | null = null;
+    for (;;) {
+      const rows = await points(db, v!.id, tenant.companyId, q.from, q.to, ROUTE_FILE_PAGE, 0, after);
       yield rows;
-      if (rows.length < ROUTE_FILE_PAGE) return;
+      const last = rows[rows.length - 1];
+      if (rows.length < ROUTE_FILE_PAGE || !last) return;
+      after = [last.seek_0, Number(last.seek_1)];
     }
   }
   async function* gpx() {

@@ -6,7 +6,9 @@ import type { Locale } from '../http/i18n';
 import type { Database, Queryable } from '../storage/db';
 import type { Tenant } from '../tenancy/context';
 import { addDays, dayStartOf, localDate, parseDate, pad, weekdayOf } from '../pipeline/common/zoned-time';
-import { fetchers, PAGE_ROWS, tenantOf } from './exports/jobs';
+import { tenantOf } from './exports/jobs';
+import { exportPages } from './exports/read';
+import { openPdfRender } from './exports/pdf-render';
 import { toCsv } from './exports/csv';
 import { formatTime, tableOf } from './exports/table';
 import { toXlsx, XLSX_CONTENT_TYPE } from './exports/xlsx';
@@ -140,24 +142,25 @@ export async function renderReport(
   },
 ): Promise<{ content: Buffer; rows: number; title: string }> {
   const rows: Record<string, unknown>[] = [];
-  for (let page = 1; ; page++) {
-    const res = await fetchers[o.report](
-      db,
-      tenant,
-      { ...o.selection, from: o.from, to: o.to, viewer_id: o.viewerId, page, limit: PAGE_ROWS },
-      o.rollupTimeZone,
-    );
-    rows.push(...(res.data as Record<string, unknown>[]));
-    if (page >= res.last_page || res.data.length === 0) break;
-  }
+  // Keyset pages, as exports read (exports/read.ts).
+  for await (const p of exportPages(
+    db,
+    tenant,
+    o.report,
+    { ...o.selection, from: o.from, to: o.to, viewer_id: o.viewerId },
+    o.rollupTimeZone,
+  ))
+    rows.push(...p.rows);
   const table = tableOf(o.report, rows, o.locale, o.timeZone);
   let content: Buffer;
   if (o.format === 'csv') content = toCsv(table);
   else if (o.format === 'xlsx') content = await toXlsx(table, o.now);
   else {
-    const { toPdf } = await import('./exports/pdf');
     const subtitle = `${String(formatTime(o.from, o.timeZone))} – ${String(formatTime(o.to, o.timeZone))} (${o.timeZone})`;
-    content = await toPdf(table, { subtitle, createdAt: o.now });
+    // Drawn in a worker thread, like an export's PDF (exports/pdf-render.ts).
+    const pdf = await openPdfRender(table, { subtitle, createdAt: o.now, expectedRows: table.rows.length });
+    for (let i = 0; i < table.rows.length; i += 500) await pdf.addRows(table.rows.slice(i, i + 500));
+    content = await pdf.finish();
   }
   return { content, rows: rows.length, title: table.title };
 }

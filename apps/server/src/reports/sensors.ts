@@ -1,7 +1,21 @@
 import type { Queryable } from '../storage/db';
 import { scopeSql } from '../entities/scope';
 import type { Tenant } from '../tenancy/context';
-import { page, round, VEHICLE_SUMMARY, type ReportRange } from './queries';
+import {
+  answer,
+  BY_PLATE,
+  countOf,
+  cursorOf,
+  limitSql,
+  round,
+  seekColumns,
+  seekOrder,
+  seekSql,
+  VEHICLE_SUMMARY,
+  type Cursor,
+  type ReportRange,
+  type SeekKey,
+} from './queries';
 import { hourlySql, planRange, rangeSql, type RollupRange } from './range';
 import { selectionAnd, selectionSql } from './filters';
 
@@ -33,21 +47,25 @@ async function listVehicles(
   plan: RollupRange,
   select: string,
   having: string,
-): Promise<{ rows: Listed[]; total: number }> {
+): Promise<{ rows: Listed[]; total: number; next?: Cursor | null }> {
   const params: unknown[] = [];
   const scope = scopeSql('vehicles', 'v', tenant, params);
   const where = [scope, 'r.company_id = $1', rangeSql('r', plan, params)];
   where.push(...selectionSql('v', q, params));
+  where.push(seekSql(BY_PLATE, q.seek?.after, params));
   const rows = await db.query<Listed>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, v.id AS vehicle_id, v.data->>'fuel_tank_capacity' AS tank_l, ${select},
-            count(*) OVER ()::int AS total
+            ${q.seek ? '0' : 'count(*) OVER ()::int'} AS total${seekColumns(BY_PLATE)}
      FROM vehicle_rollups r JOIN vehicles v ON v.id = r.vehicle_id
      WHERE ${where.join(' AND ')}
      GROUP BY v.id HAVING ${having}
-     ORDER BY v.license_plate_number, v.id
-     LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+     ORDER BY ${seekOrder(BY_PLATE)} ${limitSql(q, params)}`,
     params,
   );
+  if (q.seek) {
+    const last = rows[rows.length - 1];
+    return { rows, total: 0, next: rows.length < q.limit || !last ? null : cursorOf(last, BY_PLATE) };
+  }
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && q.page > 1) {
     // Past the last page: the window count is not there, count separately.
@@ -63,6 +81,11 @@ async function listVehicles(
     total = c?.n ?? 0;
   }
   return { rows, total };
+}
+
+/** The page envelope of a per-vehicle report, or the seek answer with its cursor. */
+function listedAnswer<T>(data: T[], listed: { total: number; next?: Cursor | null }, q: ReportRange) {
+  return answer(data, q, () => listed.total, [], BY_PLATE, listed.next);
 }
 
 /** Chart rows of the listed vehicles: hourly rows in the range, or daily rows for long ranges. */
@@ -141,7 +164,7 @@ export function fuelLevelSeries(
  */
 export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) {
   const plan = planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone);
-  const { rows, total } = await listVehicles(
+  const listed = await listVehicles(
     db,
     tenant,
     q,
@@ -149,6 +172,7 @@ export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, 
     `sum(r.fuel_used_l) AS used_l, sum(r.distance_m) AS distance_m, sum(r.engine_s) AS engine_s`,
     `sum(r.fuel_used_l) > 0 OR sum(r.refuels + r.drops) > 0 OR bool_or(r.fuel_level_pct IS NOT NULL OR r.fuel_level_l IS NOT NULL)`,
   );
+  const { rows } = listed;
   const ids = rows.map((r) => Number(r.vehicle_id));
   const levels = byVehicle(
     await chartRows<{ pct: number | null; litres: number | null }>(
@@ -177,7 +201,7 @@ export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, 
           [tenant.companyId, ids, q.from, q.to],
         ),
   );
-  return page(
+  return listedAnswer(
     rows.map((r) => {
       const id = Number(r.vehicle_id);
       const used = Number(r.used_l);
@@ -204,7 +228,7 @@ export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, 
         level_unit: unit,
       };
     }),
-    total,
+    listed,
     q,
   );
 }
@@ -215,7 +239,7 @@ export async function fuelReport(db: Queryable, tenant: Tenant, q: ReportRange, 
  */
 export async function engineReport(db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) {
   const plan = planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone);
-  const { rows, total } = await listVehicles(
+  const listed = await listVehicles(
     db,
     tenant,
     q,
@@ -224,6 +248,7 @@ export async function engineReport(db: Queryable, tenant: Tenant, q: ReportRange
      sum(r.over_revs)::int AS over_revs, max(r.temp_max) AS temp_max`,
     `sum(r.engine_s) > 0 OR sum(r.rpm_seconds) > 0 OR sum(r.temp_count) > 0`,
   );
+  const { rows } = listed;
   const ids = rows.map((r) => Number(r.vehicle_id));
   const points = byVehicle(
     await chartRows<{ rpm: number | null; temp: number | null }>(
@@ -236,7 +261,7 @@ export async function engineReport(db: Queryable, tenant: Tenant, q: ReportRange
       '(r.rpm_seconds > 0 OR r.temp_count > 0)',
     ),
   );
-  return page(
+  return listedAnswer(
     rows.map((r) => {
       const pts = points.get(Number(r.vehicle_id)) ?? [];
       return {
@@ -253,7 +278,7 @@ export async function engineReport(db: Queryable, tenant: Tenant, q: ReportRange
           .map((p) => ({ at: isoOf(p.at), value: round(Number(p.temp), 1) })),
       };
     }),
-    total,
+    listed,
     q,
   );
 }
@@ -261,7 +286,7 @@ export async function engineReport(db: Queryable, tenant: Tenant, q: ReportRange
 /** Wheel report per vehicle: the last pressure and temperature of each tyre position within the range. */
 export async function wheelReport(db: Queryable, tenant: Tenant, q: ReportRange, rollupTimeZone: string) {
   const plan = planRange(Date.parse(q.from), Date.parse(q.to), rollupTimeZone);
-  const { rows, total } = await listVehicles(
+  const listed = await listVehicles(
     db,
     tenant,
     q,
@@ -269,8 +294,9 @@ export async function wheelReport(db: Queryable, tenant: Tenant, q: ReportRange,
     `jsonb_agg(r.tyres) FILTER (WHERE r.tyres IS NOT NULL) AS tyres`,
     `bool_or(r.tyres IS NOT NULL)`,
   );
+  const { rows } = listed;
   const order = ['FL', 'FR', 'RL', 'RR', 'RL2', 'RR2'];
-  return page(
+  return listedAnswer(
     rows.map((r) => {
       const latest = new Map<string, { p: number | null; t: number | null; at: number }>();
       for (const bucket of (r.tyres as Record<
@@ -292,7 +318,7 @@ export async function wheelReport(db: Queryable, tenant: Tenant, q: ReportRange,
         }));
       return { vehicle: r.vehicle, tyres };
     }),
-    total,
+    listed,
     q,
   );
 }
@@ -314,22 +340,24 @@ export async function geofenceVisitsReport(db: Queryable, tenant: Tenant, q: Rep
   const lookback = `$${params.push(OPEN_VISIT_LOOKBACK_DAYS)}::int`;
   const vehicleCond = selectionAnd('v', q, params);
   const visits = `
-    SELECT x.vehicle_id, x.geofence_id,
+    SELECT x.id AS eid, x.vehicle_id, x.geofence_id,
            coalesce((x.data->>'entered_at')::timestamptz,
                     x.at - make_interval(secs => coalesce((x.data->>'dwell_seconds')::float8, 0))) AS entered_at,
            x.at AS exited_at, (x.data->>'dwell_seconds')::float8 AS dwell
     FROM geofence_events x WHERE x.company_id = $1 AND x.kind = 'exit' AND x.at >= ${from}
     UNION ALL
-    SELECT n.vehicle_id, n.geofence_id, n.at, NULL, NULL
+    SELECT n.id, n.vehicle_id, n.geofence_id, n.at, NULL, NULL
     FROM geofence_events n
     WHERE n.company_id = $1 AND n.kind = 'entry' AND n.at < ${to}
       AND n.at >= ${from} - make_interval(days => ${lookback})
       AND NOT EXISTS (SELECT 1 FROM geofence_events x WHERE x.vehicle_id = n.vehicle_id
                         AND x.geofence_id = n.geofence_id AND x.kind = 'exit' AND x.at > n.at)`;
+  // Only geofences the reader can see (issue 18).
   const list = `FROM (${visits}) w JOIN vehicles v ON v.id = w.vehicle_id JOIN geofences g ON g.id = w.geofence_id
     WHERE ${scope}${vehicleCond} AND w.entered_at < ${to}
-      AND ${scopeSql('geofences', 'g', tenant, params)}`; // only geofences the reader can see (issue 18)
-  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${list}`, params);
+      AND ${scopeSql('geofences', 'g', tenant, params)}
+      AND ${seekSql(VISIT_ORDER, q.seek?.after, params)}`;
+  const n = await countOf(db, q, `SELECT count(*)::int AS n ${list}`, params);
   const rows = await db.query<{
     vehicle: unknown;
     geofence_uuid: string;
@@ -339,12 +367,11 @@ export async function geofenceVisitsReport(db: Queryable, tenant: Tenant, q: Rep
     dwell: number | null;
   }>(
     `SELECT ${VEHICLE_SUMMARY} AS vehicle, g.uuid AS geofence_uuid, g.name AS geofence_name, w.entered_at,
-            w.exited_at, w.dwell
-     ${list} ORDER BY w.entered_at, v.id, g.id
-     LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+            w.exited_at, w.dwell${seekColumns(VISIT_ORDER)}
+     ${list} ORDER BY ${seekOrder(VISIT_ORDER)} ${limitSql(q, params)}`,
     params,
   );
-  return page(
+  return answer(
     rows.map((r) => ({
       vehicle: r.vehicle,
       geofence_uuid: r.geofence_uuid,
@@ -353,7 +380,17 @@ export async function geofenceVisitsReport(db: Queryable, tenant: Tenant, q: Rep
       exited_at: r.exited_at === null ? null : isoOf(r.exited_at),
       dwell_seconds: r.dwell === null ? null : Math.round(Number(r.dwell)),
     })),
-    c?.n ?? 0,
     q,
+    () => n,
+    rows as unknown as Record<string, unknown>[],
+    VISIT_ORDER,
   );
 }
+
+/** Visits by entry time, vehicle, geofence, then the event's id (an exit's, or an open entry's). */
+const VISIT_ORDER: readonly SeekKey[] = [
+  { sql: 'w.entered_at', cast: 'timestamptz' },
+  { sql: 'v.id' },
+  { sql: 'g.id' },
+  { sql: 'w.eid' },
+];

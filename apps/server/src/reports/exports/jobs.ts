@@ -14,23 +14,12 @@ import {
   type Tenant,
 } from '../../tenancy/context';
 import { effectivePermissions } from '../../tenancy/permissions';
-import { salikReport, stopsReport, tripsReport, violationsReport, type ReportRange } from '../queries';
-import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from '../sensors';
-import {
-  driverActivityReport,
-  eventsReport,
-  salikMonthlyReport,
-  summaryReport,
-  tripListReport,
-  utilisationReport,
-} from '../daily-reports';
 import type { ReportSelection } from '../filters';
-import { routeReport } from '../route-report';
+import { countExportRows, exportPages, type ExportQuery } from './read';
+import { openPdfRender } from './pdf-render';
 import { CsvWriter } from './csv';
 import { formatTime, tableOf, type Cell } from './table';
 import { XlsxWriter, XLSX_CONTENT_TYPE } from './xlsx';
-// Type only: the module itself loads on the first PDF (loadPdf).
-import type { PdfWriter } from './pdf';
 
 /**
  * Report exports as background jobs, queued in the database.
@@ -38,13 +27,15 @@ import type { PdfWriter } from './pdf';
  * POST /v1/reports/exports stores a `report_exports` row (queued) and answers at once. Every API process
  * runs a runner that claims queued jobs from the table (`FOR UPDATE SKIP LOCKED`, oldest first, so with
  * several API nodes each job is taken by exactly one), woken at once by a POST it accepted itself and
- * every `pollMs` otherwise. The runner reads the report page by page (500 rows at a time, through the
- * same queries as the report endpoints, under the requester's tenant rebuilt from the database, so a
- * user who lost access meanwhile gets a failed job, not a file), renders CSV, XLSX or PDF, stores the
- * file as a `files` row of kind 'exports' owned by the company and the requesting user, and marks the
- * job completed with the file name. Progress: 0-80 while reading pages, 90 while rendering, 100 when
- * stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees their job); the file is
- * fetched from /v1/file/exports/{name} with the user's token.
+ * every `pollMs` otherwise. The runner reads the report in keyset pages (read.ts: 500 rows at a time,
+ * no count, no OFFSET, through the same queries as the report endpoints, under the requester's tenant
+ * rebuilt from the database, so a user who lost access meanwhile gets a failed job, not a file),
+ * renders CSV, XLSX or PDF (the PDF in a worker thread, pdf-render.ts), stores the file as a `files`
+ * row of kind 'exports' owned by the company and the requesting user (its content in `file_parts`),
+ * and marks the job completed with the file name. Progress: 0-80 while reading pages (the share of the
+ * range read where the report is in time order; a PDF counts its rows first, 0-10), 90 while
+ * rendering, 100 when stored. GET /v1/reports/exports/:uuid polls it (only the user who asked sees
+ * their job); the file is fetched from /v1/file/exports/{name} with the user's token.
  *
  * A running job beats a heartbeat (every progress step, and every HEARTBEAT_MS while rendering). When
  * the process running it dies, its heartbeat stops; after TAKEOVER_MS another runner (or the same server
@@ -52,10 +43,10 @@ import type { PdfWriter } from './pdf';
  * run names the attempt it belongs to, so a runner that was only slow, not dead, cannot overwrite the
  * run that took over. After MAX_ATTEMPTS claims the job is failed with the "interrupted" text.
  *
- * Jobs run one at a time per process, every step awaits the database or yields, and compression runs
- * in the thread pool, so the API keeps answering while an export runs.
+ * Jobs run one at a time per process, every step awaits the database or yields, compression runs in
+ * the thread pool and PDF drawing in a worker thread, so the API keeps answering while an export runs
+ * (limits.test.ts measures the event loop during the longest accepted export).
  */
-export const PAGE_ROWS = 500;
 /** At most this many unfinished exports per user (a 422 asks to wait). */
 export const MAX_PENDING_PER_USER = 3;
 /** Unfinished jobs older than this no longer count against MAX_PENDING_PER_USER. */
@@ -84,51 +75,7 @@ const text = {
   },
 } as const;
 
-type ReportFetcher = (
-  db: Queryable,
-  tenant: Tenant,
-  q: ReportRange,
-  rollupTimeZone: string,
-) => Promise<{ data: unknown[]; total: number; last_page: number }>;
-
-export const fetchers: Record<ReportKind, ReportFetcher> = {
-  fuel: fuelReport,
-  engine: engineReport,
-  wheel: wheelReport,
-  trips: tripsReport,
-  stops: (db, t, q) => stopsReport(db, t, q, 'stops'),
-  idling: (db, t, q) => stopsReport(db, t, q, 'idles'),
-  'geofence-visits': (db, t, q) => geofenceVisitsReport(db, t, q),
-  salik: (db, t, q) => salikReport(db, t, q),
-  violations: (db, t, q) => violationsReport(db, t, q),
-  'trip-list': (db, t, q) => tripListReport(db, t, q),
-  summary: summaryReport,
-  events: (db, t, q) => eventsReport(db, t, q),
-  route: (db, t, q) => routeReport(db, t, q),
-  utilisation: utilisationReport,
-  'driver-activity': driverActivityReport,
-  'salik-monthly': salikMonthlyReport,
-};
-
 const selectionKeys = ['station_uuid', 'branch_uuid', 'school_uuid'] as const;
-
-/** Reports listing events in time order, read slice by slice (asc: oldest first, desc: newest first). */
-const SLICED: Partial<Record<ReportKind, 'asc' | 'desc'>> = {
-  stops: 'asc',
-  idling: 'asc',
-  violations: 'desc',
-};
-const SLICE_MS = 31 * 86_400_000;
-
-/** [from, to) cut into SLICE_MS pieces in the report's order; the whole range for other reports. */
-export function timeSlices(from: string, to: string, order: 'asc' | 'desc' | undefined) {
-  if (!order) return [{ from, to }];
-  const out: { from: string; to: string }[] = [];
-  const end = Date.parse(to);
-  for (let at = Date.parse(from); at < end; at += SLICE_MS)
-    out.push({ from: new Date(at).toISOString(), to: new Date(Math.min(end, at + SLICE_MS)).toISOString() });
-  return order === 'desc' ? out.reverse() : out;
-}
 
 const contentTypes: Record<ExportFormat, string> = {
   csv: 'text/csv',
@@ -163,25 +110,6 @@ interface ExportParams {
   school_uuid?: string | null;
   locale: Locale;
   timezone: string;
-}
-
-/**
- * pdf.ts loaded on the first PDF (pdfkit and its fonts, ~12 MB resident, are not loaded at server start).
- * Importing it in one piece evaluated pdfkit, fontkit and their dependencies in one synchronous run of
- * 270 ms idle and 470 ms at load ~20 (measured with the export event-loop test): the modules are
- * imported one by one, its largest dependencies first, with a turn of the event loop between them, so each
- * module's evaluation is a separate, shorter block.
- */
-let pdfModule: Promise<{ PdfWriter: typeof PdfWriter }> | null = null;
-export function loadPdf(): Promise<{ PdfWriter: typeof PdfWriter }> {
-  pdfModule ??= (async () => {
-    for (const load of [() => import('fontkit'), () => import('bidi-js'), () => import('pdfkit')]) {
-      await load();
-      await new Promise((r) => setImmediate(r));
-    }
-    return import('./pdf');
-  })();
-  return pdfModule;
 }
 
 /** The run lost its claim (another runner took the job over): stop without writing anything more. */
@@ -361,80 +289,62 @@ export class ExportRunner {
   }
 
   /**
-   * Reads the report page by page and streams each page into the file's writer: the rows of a page are
-   * formatted, encoded (CSV, XLSX) or drawn (PDF) and dropped, so a 100,000-row export holds only the
-   * file being written. The PDF writer needs the row count before its first page (for the "n / count"
-   * footers): the first page's total for a report read in one piece, the totals of each slice's first
-   * row for reports read in time slices.
+   * Reads the report in keyset pages (read.ts: no count, no OFFSET, each row read once) and streams
+   * each page into the file's writer: the rows of a page are formatted, encoded (CSV, XLSX) or drawn
+   * (PDF, in a worker thread: pdf-render.ts) and dropped, so a 100,000-row export holds only the file
+   * being written. The PDF needs the row count before its first page (for the "n / count" footers):
+   * the same walk is made once first, counting.
    */
   private async render(job: ExportJob): Promise<void> {
     const db = this.db();
-    const fetch = fetchers[job.report];
     const createdAt = this.now();
     const head = tableOf(job.report, [], job.locale, job.timeZone);
-    // Event lists read in time slices (in their report order): each query then covers a month, not the
-    // whole export, so no single query holds the event loop long with PGlite (issue 18).
-    const slices = timeSlices(job.from, job.to, SLICED[job.report]);
-    const read = (slice: { from: string; to: string }, page: number, limit: number) =>
-      fetch(
-        db,
-        job.tenant,
-        {
-          ...job.selection,
-          from: slice.from,
-          to: slice.to,
-          vehicle_uuid: job.vehicleUuid,
-          page,
-          limit,
-          // Addresses (stops, trip list) in the file's language, from the geocoding cache only.
-          lang: job.locale,
-        },
-        this.rollupTimeZone,
-      );
-    let writer: {
-      addRows(rows: readonly (readonly Cell[])[]): void | Promise<void>;
-      finish(): Buffer | Promise<Buffer>;
-    } | null =
-      job.format === 'csv'
-        ? new CsvWriter(head.columns)
-        : job.format === 'xlsx'
-          ? new XlsxWriter(head, createdAt)
-          : null;
-    const pdfWriter = async (expectedRows: number) => {
+    const q: ExportQuery = {
+      ...job.selection,
+      from: job.from,
+      to: job.to,
+      vehicle_uuid: job.vehicleUuid,
+      // Addresses (stops, trip list) in the file's language, from the geocoding cache only.
+      lang: job.locale,
+    };
+    const turn = () => new Promise((r) => setImmediate(r));
+    let writer: ExportWriter;
+    let base = 0;
+    if (job.format === 'csv') writer = new CsvWriter(head.columns);
+    else if (job.format === 'xlsx') writer = new XlsxWriter(head, createdAt);
+    else {
+      const expectedRows = await countExportRows(db, job.tenant, job.report, q, this.rollupTimeZone);
+      await this.progress(job, 10);
+      base = 10;
       const subtitle = `${text[job.locale].range}: ${String(formatTime(job.from, job.timeZone))} – ${String(
         formatTime(job.to, job.timeZone),
       )} (${job.timeZone})`;
-      // pdfkit and its fonts (~12 MB resident) load on the first PDF, not at server start.
-      const { PdfWriter } = await loadPdf();
-      return new PdfWriter(head, { subtitle, createdAt, expectedRows });
-    };
-    if (!writer && slices.length > 1) {
-      let expected = 0;
-      for (const slice of slices) {
-        expected += (await read(slice, 1, 1)).total;
-        await new Promise((r) => setImmediate(r));
-      }
-      writer = await pdfWriter(expected);
+      writer = await openPdfRender(head, { subtitle, createdAt, expectedRows });
     }
-    for (const [i, slice] of slices.entries()) {
-      for (let page = 1; ; page++) {
-        const res = await read(slice, page, PAGE_ROWS);
-        const data = res.data as Record<string, unknown>[];
-        writer ??= await pdfWriter(res.total);
+    try {
+      let pages = 0;
+      for await (const p of exportPages(db, job.tenant, job.report, q, this.rollupTimeZone)) {
+        pages++;
         // Let timers and sockets run between reading a page and formatting it.
-        await new Promise((r) => setImmediate(r));
-        await writer.addRows(tableOf(job.report, data, job.locale, job.timeZone).rows);
-        const done = (i + Math.min(page, res.last_page) / Math.max(1, res.last_page)) / slices.length;
-        await this.progress(job, done * 80);
+        await turn();
+        await writer.addRows(tableOf(job.report, p.rows, job.locale, job.timeZone).rows);
+        // Reports not ordered by time have no position to show: progress then creeps towards the end.
+        const done = p.done ?? pages / (pages + 2);
+        await this.progress(job, base + done * (80 - base));
         // Let timers and sockets run between pages: with PGlite every await above resolves without
         // leaving the event loop, so a long export would otherwise hold it for its whole read.
-        await new Promise((r) => setImmediate(r));
-        if (page >= res.last_page || res.data.length === 0) break;
+        await turn();
       }
+      // Read to the end (also for a report with no rows, which yields no page).
+      await this.progress(job, 80);
+      await this.progress(job, 90);
+    } catch (err) {
+      writer.abort?.();
+      throw err;
     }
-    await this.progress(job, 90);
-    const content = await (writer ?? (await pdfWriter(0))).finish();
+    const content = await writer.finish();
     const name = `${job.report}-${randomBytes(16).toString('hex')}.${job.format}`;
+    const sha256 = createHash('sha256').update(content).digest('hex');
     // The file and the completion in one transaction, and only while the run still holds its claim.
     const stored = await db.transaction(async (tx) => {
       const done = await tx.query(
@@ -443,24 +353,61 @@ export class ExportRunner {
         [job.id, job.attempt, name, createdAt],
       );
       if (done.length === 0) return false;
-      await tx.query(
-        `INSERT INTO files (company_id, kind, name, content_type, size, sha256, content, created_by)
-         VALUES ($1, 'exports', $2, $3, $4, $5, decode($6, 'hex'), $7)`,
-        [
-          job.tenant.companyId,
-          name,
-          contentTypes[job.format],
-          content.length,
-          createHash('sha256').update(content).digest('hex'),
-          // As hex text decoded by the database: PGlite converted a Buffer parameter byte by byte on the
-          // event loop (seconds for a megabyte export); Buffer#toString('hex') is native.
-          content.toString('hex'),
-          job.userId,
-        ],
-      );
+      await storeFile(tx, {
+        companyId: job.tenant.companyId,
+        name,
+        contentType: contentTypes[job.format],
+        content,
+        sha256,
+        userId: job.userId,
+      });
       return true;
     });
     if (!stored) throw new ClaimLost();
+  }
+}
+
+/** What the export job writes rows into (CsvWriter, XlsxWriter, the PDF worker). */
+interface ExportWriter {
+  addRows(rows: readonly (readonly Cell[])[]): void | Promise<void>;
+  finish(): Buffer | Promise<Buffer>;
+  abort?(): void;
+}
+
+/** Bytes of an export file per stored part (one INSERT each). */
+export const FILE_PIECE_BYTES = 64 * 1024;
+
+/**
+ * Stores an export file as a `files` row whose content lives in `file_parts` (migration 0028): one
+ * INSERT per FILE_PIECE_BYTES with a turn of the event loop between them. With PGlite every statement
+ * runs on the event loop; the whole file in one INSERT held it 20-317 ms, and appending pieces to one
+ * bytea rewrote the value so far each time (30-90 ms of CPU per append for a 1 MB PDF). Each piece goes
+ * as hex text decoded by the database: PGlite converted a Buffer parameter byte by byte on the event
+ * loop; Buffer#toString('hex') is native.
+ */
+export async function storeFile(
+  tx: Queryable,
+  f: {
+    companyId: number;
+    name: string;
+    contentType: string;
+    content: Buffer;
+    sha256: string;
+    userId: number;
+  },
+): Promise<void> {
+  const [row] = await tx.query<{ id: number }>(
+    `INSERT INTO files (company_id, kind, name, content_type, size, sha256, content, created_by)
+     VALUES ($1, 'exports', $2, $3, $4, $5, ''::bytea, $6) RETURNING id`,
+    [f.companyId, f.name, f.contentType, f.content.length, f.sha256, f.userId],
+  );
+  for (let at = 0, seq = 0; at < f.content.length; at += FILE_PIECE_BYTES, seq++) {
+    await new Promise((r) => setImmediate(r));
+    await tx.query(`INSERT INTO file_parts (file_id, seq, data) VALUES ($1, $2, decode($3, 'hex'))`, [
+      row!.id,
+      seq,
+      f.content.subarray(at, at + FILE_PIECE_BYTES).toString('hex'),
+    ]);
   }
 }
 
