@@ -11,6 +11,7 @@ import { nameUuid } from '../salik/api-gates';
 import type { SalikCrossing } from '../salik/detector';
 import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
 import type { TripDetection } from '../trips/trips';
+import { writeChangedRollups, writeChangedTrips } from '../incremental/write-changed';
 import type {
   CompanySetup,
   NotificationInput,
@@ -267,20 +268,7 @@ export class SqlPipelineStore implements PipelineStore {
           ins.data.push(JSON.stringify(data));
         }
       }
-      await db.query(
-        `DELETE FROM device_trips t USING unnest($1::int[], $2::text[]) AS u(dev, day)
-         WHERE t.device_id = u.dev AND t.data->>'day' = u.day`,
-        [del.dev, del.day],
-      );
-      if (ins.dev.length) {
-        await db.query(
-          `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
-           SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb
-           FROM unnest($1::int[], $2::int[], $3::int[], $4::float8[], $5::float8[], $6::float8[], $7::text[])
-             AS u(c, v, d, s, e, m, j)`,
-          [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data],
-        );
-      }
+      await writeChangedTrips(db, del, ins);
     }
     if (rollups.length === 0) return;
     const rows: { company: number; vehicle: number; day: string; r: VehicleRollup }[] = [];
@@ -301,26 +289,8 @@ export class SqlPipelineStore implements PipelineStore {
       for (const e of day.fuelEvents)
         ev.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, e });
     }
-    await db.query(
-      `DELETE FROM vehicle_rollups r USING unnest($1::int[], $2::date[]) AS u(v, d)
-       WHERE r.vehicle_id = u.v AND r.day = u.d`,
-      [del.vehicle, del.day],
-    );
     const col = <K extends keyof VehicleRollup>(k: K) => rows.map((x) => x.r[k]);
-    await db.query(
-      `INSERT INTO vehicle_rollups (company_id, vehicle_id, day, hour, distance_m, driving_s, idle_s, engine_s, records,
-         max_speed_kmh, trips, violations, fuel_used_l, refuels, refuel_l, drops, drop_l, rpm_max, rpm_seconds_sum,
-         rpm_seconds, over_rev_s, temp_min, temp_max, temp_sum, temp_count, starts_at, over_revs, fuel_level_pct,
-         fuel_level_l, tyres)
-       SELECT c, v, dy::date, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum,
-              tcnt, to_timestamp(sa / 1000.0), orv, flp, fll, ty::jsonb
-       FROM unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
-         $9::int[], $10::real[], $11::int[], $12::int[], $13::float8[], $14::int[], $15::float8[], $16::int[], $17::float8[],
-         $18::real[], $19::float8[], $20::float8[], $21::float8[], $22::real[], $23::real[], $24::float8[], $25::int[],
-         $26::float8[], $27::int[], $28::real[], $29::real[], $30::text[])
-         AS u(c, v, dy, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum, tcnt, sa,
-              orv, flp, fll, ty)`,
-      [
+    await writeChangedRollups(db, del, [
         rows.map((x) => x.company),
         rows.map((x) => x.vehicle),
         rows.map((x) => x.day),
