@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStorage } from '../../../test/db';
 import type { Storage } from '../../storage/storage';
-import { writeChangedRollups, writeChangedTrips, type TripRowArrays } from './write-changed';
+import {
+  writeChangedRollups as rollupsPlain,
+  writeChangedTrips as tripsPlain,
+  WrittenRows,
+  type TripRowArrays,
+  type WriteBatch,
+} from './write-changed';
 
 /**
  * The flush's writes keep the rows that did not change (same physical row: `ctid`, and for trips the
@@ -80,7 +86,25 @@ const storedRollups = () =>
     [vehicle, DAY],
   );
 
-describe('writing only the rows that changed', () => {
+// Each case runs twice: comparing with the stored rows (worker role), and with this process's memo of
+// what it wrote (embedded), the batch committed after each write as the store does after its transaction.
+describe.each([
+  ['compared with the stored rows', null],
+  ['with the memo of what was written', new WrittenRows()],
+] as const)('writing only the rows that changed (%s)', (_name, memo) => {
+  const withBatch = async (fn: (batch: WriteBatch | undefined) => Promise<void>) => {
+    const batch = memo?.begin();
+    await fn(batch);
+    batch?.commit();
+  };
+  const writeChangedTrips = (db: Storage['db'], del: { dev: number[]; day: string[] }, ins: TripRowArrays) =>
+    withBatch((b) => tripsPlain(db, del, ins, b));
+  const writeChangedRollups = (
+    db: Storage['db'],
+    del: { vehicle: number[]; day: string[] },
+    cols: readonly (readonly unknown[])[],
+  ) => withBatch((b) => rollupsPlain(db, del, cols, b));
+
   it('trips: unchanged rows stay, a changed one is replaced, a gone one deleted, a new one added', async () => {
     const del = { dev: [device], day: [DAY] };
     await writeChangedTrips(storage.db, del, arrays([trip(0, 20), trip(1, 30), trip(2, 10)]));
@@ -152,5 +176,34 @@ describe('writing only the rows that changed', () => {
     expect((await storedRollups()).map((r) => r.ctid)).toEqual(second.map((r) => r.ctid));
     await writeChangedRollups(storage.db, del, rollupColumns([]));
     expect(await storedRollups()).toEqual([]);
+  });
+});
+
+describe('the memo of what was written', () => {
+  it('is not changed by a write whose transaction did not commit, and forgets old days', async () => {
+    const memo = new WrittenRows();
+    const del = { dev: [device], day: [DAY] };
+    let batch = memo.begin();
+    await tripsPlain(storage.db, del, arrays([trip(0, 20)]), batch);
+    batch.commit();
+    // Next flush: written but never committed (the transaction failed): the memo still says trip 0 only.
+    batch = memo.begin();
+    await storage.db
+      .transaction(async (tx) => {
+        await tripsPlain(tx, del, arrays([trip(0, 20), trip(1, 5)]), batch);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect([...memo.trips.get(`${device}|${DAY}`)!.keys()]).toEqual([T]);
+    batch = memo.begin();
+    await tripsPlain(storage.db, del, arrays([trip(0, 20), trip(1, 5)]), batch);
+    batch.commit();
+    expect((await storedTrips()).map((t) => t.n)).toEqual([0, 1]);
+    // A write four days later drops the memo of this day.
+    batch = memo.begin();
+    await tripsPlain(storage.db, { dev: [device], day: ['2026-06-06'] }, arrays([]), batch);
+    batch.commit();
+    expect(memo.trips.has(`${device}|${DAY}`)).toBe(false);
+    await tripsPlain(storage.db, del, arrays([]));
   });
 });

@@ -86,18 +86,55 @@ export async function writeChangedRollups(
   db: Queryable,
   del: { vehicle: readonly number[]; day: readonly string[] },
   columns: readonly (readonly unknown[])[],
+  batch?: WriteBatch,
 ): Promise<void> {
   if (columns.length !== ROLLUP_COLUMNS.length) throw new Error('rollup columns out of step');
-  await db.query(
-    `DELETE FROM vehicle_rollups r USING unnest($1::int[], $2::date[]) AS k(v, d)
-     WHERE r.vehicle_id = k.v AND r.day = k.d
-       AND NOT EXISTS (
-         SELECT 1 FROM unnest($3::int[], $4::int[], $5::date[], $6::smallint[]) AS u(c, v, d, h)
-         WHERE u.v = r.vehicle_id AND u.d = r.day AND u.h = r.hour AND u.c = r.company_id)`,
-    [del.vehicle, del.day, columns[0], columns[1], columns[2], columns[3]],
-  );
-  if (columns[0]!.length > 0) await db.query(ROLLUP_UPSERT, columns);
+  const n = columns[0]!.length;
+  let send: number[] | null = null; // row indexes to upsert (null: all)
+  let delIdx: number[] | null = null; // vehicle-days whose stored rows may include ones not in the set
+  if (batch) {
+    const sets = new Map<string, Map<string, string>>();
+    const rowsOf = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) {
+      const vd = `${String(columns[1]![i])}|${String(columns[2]![i])}`;
+      let set = sets.get(vd);
+      if (!set) sets.set(vd, (set = new Map()));
+      set.set(`${String(columns[0]![i])}|${String(columns[3]![i])}`, rowSig(columns, i));
+      let idx = rowsOf.get(vd);
+      if (!idx) rowsOf.set(vd, (idx = []));
+      idx.push(i);
+    }
+    send = [];
+    delIdx = [];
+    for (let k = 0; k < del.vehicle.length; k++) {
+      const vd = `${del.vehicle[k]}|${del.day[k]}`;
+      const set = sets.get(vd) ?? new Map<string, string>();
+      const known = batch.memo.rollups.get(vd);
+      if (!known || [...known.keys()].some((key) => !set.has(key))) delIdx.push(k);
+      for (const i of rowsOf.get(vd) ?? []) {
+        const key = `${String(columns[0]![i])}|${String(columns[3]![i])}`;
+        if (known?.get(key) !== set.get(key)) send.push(i);
+      }
+      batch.stage('rollups', vd, set);
+    }
+  }
+  if (delIdx === null || delIdx.length > 0) {
+    const pick = <T>(xs: readonly T[]) => (delIdx ? delIdx.map((k) => xs[k]!) : xs);
+    await db.query(
+      `DELETE FROM vehicle_rollups r USING unnest($1::int[], $2::date[]) AS k(v, d)
+       WHERE r.vehicle_id = k.v AND r.day = k.d
+         AND NOT EXISTS (
+           SELECT 1 FROM unnest($3::int[], $4::int[], $5::date[], $6::smallint[]) AS u(c, v, d, h)
+           WHERE u.v = r.vehicle_id AND u.d = r.day AND u.h = r.hour AND u.c = r.company_id)`,
+      [pick(del.vehicle), pick(del.day), columns[0], columns[1], columns[2], columns[3]],
+    );
+  }
+  const rows = send ? columns.map((col) => send.map((i) => col[i])) : columns;
+  if (rows[0]!.length > 0) await db.query(ROLLUP_UPSERT, rows);
 }
+
+const rowSig = (columns: readonly (readonly unknown[])[], i: number) =>
+  JSON.stringify(columns.slice(4).map((col) => col[i] ?? null));
 
 /** The trip rows of a flush, column by column (sql-store.ts builds them). */
 export interface TripRowArrays {
@@ -125,15 +162,75 @@ export async function writeChangedTrips(
   db: Queryable,
   del: { dev: readonly number[]; day: readonly string[] },
   ins: TripRowArrays,
+  batch?: WriteBatch,
 ): Promise<void> {
-  const rows = [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data];
+  // Device-days this process wrote last (batch memo): delete the trips that vanished or changed by
+  // key, insert the changed and new ones. Others: compare with the stored rows in the database.
+  const full = { del: { dev: [] as number[], day: [] as string[] }, rows: [] as number[] };
+  const keyed = { dev: [] as number[], day: [] as string[], start: [] as number[] };
+  const insert: number[] = [];
+  if (!batch) {
+    full.del = { dev: [...del.dev], day: [...del.day] };
+    for (let i = 0; i < ins.dev.length; i++) full.rows.push(i);
+  } else {
+    const sets = new Map<string, Map<number, string>>();
+    const rowsOf = new Map<string, number[]>();
+    for (let i = 0; i < ins.dev.length; i++) {
+      const dd = `${ins.dev[i]}|${dayOf(ins.data[i]!)}`;
+      let set = sets.get(dd);
+      if (!set) sets.set(dd, (set = new Map()));
+      set.set(ins.start[i]!, `${ins.company[i]}|${ins.vehicle[i]}|${ins.end[i]}|${ins.dist[i]}|${ins.data[i]}`);
+      let idx = rowsOf.get(dd);
+      if (!idx) rowsOf.set(dd, (idx = []));
+      idx.push(i);
+    }
+    for (let k = 0; k < del.dev.length; k++) {
+      const dd = `${del.dev[k]}|${del.day[k]}`;
+      const set = sets.get(dd) ?? new Map<number, string>();
+      const known = batch.memo.trips.get(dd);
+      const idx = rowsOf.get(dd) ?? [];
+      batch.stage('trips', dd, set);
+      if (!known) {
+        full.del.dev.push(del.dev[k]!);
+        full.del.day.push(del.day[k]!);
+        full.rows.push(...idx);
+        continue;
+      }
+      for (const [start, sig] of known) {
+        if (set.get(start) === sig) continue;
+        keyed.dev.push(del.dev[k]!);
+        keyed.day.push(del.day[k]!);
+        keyed.start.push(start);
+      }
+      for (const i of idx) if (known.get(ins.start[i]!) !== set.get(ins.start[i]!)) insert.push(i);
+    }
+  }
+  if (keyed.dev.length > 0)
+    await db.query(
+      `DELETE FROM device_trips t USING unnest($1::int[], $2::text[], $3::float8[]) AS k(dev, day, s)
+       WHERE t.device_id = k.dev AND t.data->>'day' = k.day AND t.started_at = to_timestamp(k.s / 1000.0)`,
+      [keyed.dev, keyed.day, keyed.start],
+    );
+  if (insert.length > 0) {
+    const pick = (xs: readonly unknown[]) => insert.map((i) => xs[i]);
+    await db.query(
+      `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
+       SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb FROM ${TRIP_ROWS}`,
+      ([ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]).map(pick),
+    );
+  }
+  if (full.del.dev.length === 0) return;
+  const pick = (xs: readonly unknown[]) => full.rows.map((i) => xs[i]);
+  const rows = ([ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]).map(
+    pick,
+  );
   await db.query(
     `DELETE FROM device_trips t USING unnest($8::int[], $9::text[]) AS k(dev, day)
      WHERE t.device_id = k.dev AND t.data->>'day' = k.day
        AND NOT EXISTS (SELECT 1 FROM ${TRIP_ROWS} WHERE ${SAME_TRIP})`,
-    [...rows, del.dev, del.day],
+    [...rows, full.del.dev, full.del.day],
   );
-  if (ins.dev.length === 0) return;
+  if (full.rows.length === 0) return;
   await db.query(
     `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
      SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb
@@ -143,4 +240,56 @@ export async function writeChangedTrips(
        WHERE t.device_id = u.d AND t.data->>'day' = u.j::jsonb->>'day' AND ${SAME_TRIP})`,
     rows,
   );
+}
+
+/** `data.day` of a trip row's JSON (sql-store.ts writes `day` first; parsed when not). */
+function dayOf(json: string): string {
+  const m = /^\{"day":"([^"\\]*)"/.exec(json);
+  return m ? m[1]! : String((JSON.parse(json) as { day?: unknown }).day);
+}
+
+/**
+ * What this process last wrote of each device-day's trips and vehicle-day's rollups (a signature
+ * per row), so a flush sends only the rows that changed. Only for a process that is the one writer of
+ * those rows: the embedded server (in the scale-out worker role a partition can move to another node
+ * and back, and what that node wrote would not be known here, so the worker compares with the stored
+ * rows instead). Updated only after the flush's transaction committed ({@link WriteBatch}); days more
+ * than {@link KEEP_DAYS} before the newest day written are forgotten.
+ */
+export class WrittenRows {
+  readonly rollups = new Map<string, Map<string, string>>();
+  readonly trips = new Map<string, Map<number, string>>();
+  private newest = '';
+  begin(): WriteBatch {
+    return new WriteBatch(this);
+  }
+  /** @internal */
+  apply(staged: readonly ['rollups' | 'trips', string, Map<string, string> | Map<number, string>][]): void {
+    for (const [kind, key, set] of staged) {
+      (this[kind] as Map<string, typeof set>).set(key, set);
+      const day = key.slice(key.indexOf('|') + 1);
+      if (day > this.newest) {
+        this.newest = day;
+        this.prune();
+      }
+    }
+  }
+  private prune(): void {
+    const cut = new Date(Date.parse(`${this.newest}T00:00:00Z`) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
+    for (const m of [this.rollups, this.trips] as Map<string, unknown>[])
+      for (const key of m.keys()) if (key.slice(key.indexOf('|') + 1) < cut) m.delete(key);
+  }
+}
+export const KEEP_DAYS = 3;
+
+/** The rows one flush wrote, applied to the memo once its transaction committed. */
+export class WriteBatch {
+  private readonly staged: ['rollups' | 'trips', string, Map<string, string> | Map<number, string>][] = [];
+  constructor(readonly memo: WrittenRows) {}
+  stage(kind: 'rollups' | 'trips', key: string, set: Map<string, string> | Map<number, string>): void {
+    this.staged.push([kind, key, set]);
+  }
+  commit(): void {
+    this.memo.apply(this.staged);
+  }
 }

@@ -11,7 +11,7 @@ import { nameUuid } from '../salik/api-gates';
 import type { SalikCrossing } from '../salik/detector';
 import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
 import type { TripDetection } from '../trips/trips';
-import { writeChangedRollups, writeChangedTrips } from '../incremental/write-changed';
+import { writeChangedRollups, writeChangedTrips, WrittenRows, type WriteBatch } from '../incremental/write-changed';
 import type {
   CompanySetup,
   NotificationInput,
@@ -45,7 +45,14 @@ import type {
  *    covers the vehicle. Guardians are matched to user accounts by e-mail.
  */
 export class SqlPipelineStore implements PipelineStore {
-  constructor(private readonly db: Queryable) {}
+  /** `rememberWrites`: this process is the only writer of trips and rollups (embedded; see write-changed.ts). */
+  private readonly written: WrittenRows | null;
+  constructor(
+    private readonly db: Queryable,
+    opts: { rememberWrites?: boolean } = {},
+  ) {
+    this.written = opts.rememberWrites ? new WrittenRows() : null;
+  }
 
   async companySetup(companyUuid: string): Promise<CompanySetup> {
     const [company] = await this.db.query<{ id: number }>(
@@ -183,9 +190,11 @@ export class SqlPipelineStore implements PipelineStore {
   ): Promise<void> {
     if (trips.length === 0 && rollups.length === 0) return;
     const db = this.db as Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
-    const run = (q: Queryable) => this.writeResultsIn(q, trips, rollups);
+    const batch = this.written?.begin();
+    const run = (q: Queryable) => this.writeResultsIn(q, trips, rollups, batch);
     if (typeof db.transaction === 'function') await db.transaction(run);
     else await run(db);
+    batch?.commit();
   }
 
   private async writeResultsIn(
@@ -196,6 +205,7 @@ export class SqlPipelineStore implements PipelineStore {
       detection: TripDetection;
     }[],
     rollups: readonly { ref: { companyUuid: string; vehicleUuid: string }; day: DayRollups }[],
+    batch?: WriteBatch,
   ): Promise<void> {
     const vehicleUuids = [
       ...new Set([
@@ -268,7 +278,7 @@ export class SqlPipelineStore implements PipelineStore {
           ins.data.push(JSON.stringify(data));
         }
       }
-      await writeChangedTrips(db, del, ins);
+      await writeChangedTrips(db, del, ins, batch);
     }
     if (rollups.length === 0) return;
     const rows: { company: number; vehicle: number; day: string; r: VehicleRollup }[] = [];
@@ -322,6 +332,7 @@ export class SqlPipelineStore implements PipelineStore {
         col('fuelLevelL'),
         rows.map((x) => (x.r.tyres ? JSON.stringify(x.r.tyres) : null)),
       ],
+      batch,
     );
     // Refuels and drops of the days (place and time) for the fuel report.
     await db.query(
