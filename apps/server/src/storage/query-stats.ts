@@ -73,7 +73,12 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
           .sort((a, b) => b[1].ms - a[1].ms)
           .map(([k, s]) => [
             k,
-            { calls: s.calls, ms: Math.round(s.ms * 10) / 10, cpu_ms: Math.round(s.cpuMs * 10) / 10, rows: s.rows },
+            {
+              calls: s.calls,
+              ms: Math.round(s.ms * 10) / 10,
+              cpu_ms: Math.round(s.cpuMs * 10) / 10,
+              rows: s.rows,
+            },
           ]),
       ),
     }));

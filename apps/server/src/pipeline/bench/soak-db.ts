@@ -32,7 +32,9 @@ export async function tableSizes(db: Database, limit = 10): Promise<TableSize[]>
   // process that wrote them), so count the rows; heap size against live rows shows the dead ones.
   for (const r of rows) {
     if (r.live > 0 || r.dead > 0) continue;
-    const [c] = await db.query<{ n: number }>(`SELECT count(*)::float8 AS n FROM "${r.table.replace(/"/g, '""')}"`);
+    const [c] = await db.query<{ n: number }>(
+      `SELECT count(*)::float8 AS n FROM "${r.table.replace(/"/g, '""')}"`,
+    );
     r.live = c?.n ?? 0;
   }
   return rows;

@@ -20,7 +20,9 @@ let vehicle: number;
 beforeAll(async () => {
   storage = await openTestStorage('write_changed');
   const db = storage.db;
-  const [c] = await db.query<{ id: number }>(`INSERT INTO transport_companies (name) VALUES ('Acme') RETURNING id`);
+  const [c] = await db.query<{ id: number }>(
+    `INSERT INTO transport_companies (name) VALUES ('Acme') RETURNING id`,
+  );
   company = c!.id;
   const [d] = await db.query<{ id: number }>(
     `INSERT INTO devices (company_id, imei, type) VALUES ($1, '356307042441099', 'teltonika') RETURNING id`,

@@ -179,7 +179,10 @@ export async function writeChangedTrips(
       const dd = `${ins.dev[i]}|${dayOf(ins.data[i]!)}`;
       let set = sets.get(dd);
       if (!set) sets.set(dd, (set = new Map()));
-      set.set(ins.start[i]!, `${ins.company[i]}|${ins.vehicle[i]}|${ins.end[i]}|${ins.dist[i]}|${ins.data[i]}`);
+      set.set(
+        ins.start[i]!,
+        `${ins.company[i]}|${ins.vehicle[i]}|${ins.end[i]}|${ins.dist[i]}|${ins.data[i]}`,
+      );
       let idx = rowsOf.get(dd);
       if (!idx) rowsOf.set(dd, (idx = []));
       idx.push(i);
@@ -216,14 +219,16 @@ export async function writeChangedTrips(
     await db.query(
       `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
        SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb FROM ${TRIP_ROWS}`,
-      ([ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]).map(pick),
+      (
+        [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]
+      ).map(pick),
     );
   }
   if (full.del.dev.length === 0) return;
   const pick = (xs: readonly unknown[]) => full.rows.map((i) => xs[i]);
-  const rows = ([ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]).map(
-    pick,
-  );
+  const rows = (
+    [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]
+  ).map(pick);
   await db.query(
     `DELETE FROM device_trips t USING unnest($8::int[], $9::text[]) AS k(dev, day)
      WHERE t.device_id = k.dev AND t.data->>'day' = k.day
@@ -275,7 +280,9 @@ export class WrittenRows {
     }
   }
   private prune(): void {
-    const cut = new Date(Date.parse(`${this.newest}T00:00:00Z`) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const cut = new Date(Date.parse(`${this.newest}T00:00:00Z`) - KEEP_DAYS * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     for (const m of [this.rollups, this.trips] as Map<string, unknown>[])
       for (const key of m.keys()) if (key.slice(key.indexOf('|') + 1) < cut) m.delete(key);
   }

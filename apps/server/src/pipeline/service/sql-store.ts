@@ -11,7 +11,12 @@ import { nameUuid } from '../salik/api-gates';
 import type { SalikCrossing } from '../salik/detector';
 import type { ScheduledTripDef, TripInstance } from '../scheduled/instances';
 import type { TripDetection } from '../trips/trips';
-import { writeChangedRollups, writeChangedTrips, WrittenRows, type WriteBatch } from '../incremental/write-changed';
+import {
+  writeChangedRollups,
+  writeChangedTrips,
+  WrittenRows,
+  type WriteBatch,
+} from '../incremental/write-changed';
 import type {
   CompanySetup,
   NotificationInput,
@@ -300,7 +305,10 @@ export class SqlPipelineStore implements PipelineStore {
         ev.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, e });
     }
     const col = <K extends keyof VehicleRollup>(k: K) => rows.map((x) => x.r[k]);
-    await writeChangedRollups(db, del, [
+    await writeChangedRollups(
+      db,
+      del,
+      [
         rows.map((x) => x.company),
         rows.map((x) => x.vehicle),
         rows.map((x) => x.day),
