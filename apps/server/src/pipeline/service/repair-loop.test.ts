@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessBus, subjects } from '../../realtime/bus';
+import { alertRulesFrom } from '../alerts/from-rules';
 import { TrackBuilder } from '../common/track-builder';
 import type { PositionRecord } from '../common/types';
 import { loadSalik } from '../salik/load';
@@ -34,7 +35,11 @@ describe('background repair', () => {
   it('runs once for a late record past the horizon, not again after its own rebuild', async () => {
     const now = { t: T0 + 10 * 86_400_000 }; // the records are ten days old: past the 48 h horizon
     const store = new MemoryPipelineStore(() => now.t);
-    store.setups.set(C, { rules: [], geofences: [], vehicles: [{ vehicleId: V, plate: 'D 1' }] });
+    store.setups.set(C, {
+      rules: alertRulesFrom([]),
+      geofences: [],
+      vehicles: [{ vehicleId: V, plate: 'D 1' }],
+    });
     const bus = new InProcessBus((err) => {
       throw err;
     });
