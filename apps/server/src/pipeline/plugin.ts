@@ -20,7 +20,8 @@ import { SensorRepairJob, setSensorRepairJob } from '../gateway/sensor-repair';
  */
 const pipelinePart: PartPlugin = async (app, { storage, bus, log, env }) => {
   const config = pipelineConfig(env);
-  const store = new SqlPipelineStore(storage.db);
+  // Embedded: this process is the only writer of trips and rollups, so it may remember what it wrote.
+  const store = new SqlPipelineStore(storage.db, { rememberWrites: !clusteredStorage(storage) });
   const pipeline = new PipelineService({
     store,
     bus,

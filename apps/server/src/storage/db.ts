@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { withQueryStats } from './query-stats';
 import { withWriteWatch, type WriteWatch } from './write-watch';
 
 /**
@@ -51,11 +52,14 @@ const NUMERIC = 1700;
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const schemaName = opts.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error(`bad schema name ${schemaName}`);
-  return withWriteWatch(
+  const db = withWriteWatch(
     opts.url
       ? await openPg(opts.url, schemaName, opts.poolSize ?? 10)
       : await openPglite(opts.dataDir, schemaName, opts.pgliteSharedBuffers),
   );
+  // Benchmarks only (bench:soak --query-stats): per-statement timing, see query-stats.ts.
+  const statsFile = process.env.DB_QUERY_STATS;
+  return statsFile ? withQueryStats(db, statsFile, Number(process.env.DB_QUERY_STATS_BUCKET_S) || 30) : db;
 }
 
 /**

@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { websocketUrl } from '@fleet/api-client';
 import { seedFleet } from '../../cluster/harness';
 import { openStorage } from '../../storage/storage';
+import { printTableSizes, tableSizes } from './soak-db';
 import { DAY0, spawnGenerator } from './soak-gen';
 import { cpuMs, rssMb, runWaitMs, startServer } from './server-proc';
 
@@ -43,6 +44,8 @@ const RATE = num('rate', 2000);
 const PROBES = Math.min(5, DEVICES);
 /** `--cpu-prof DIR`: the server process writes a V8 CPU profile there when it stops. */
 const PROFILE_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
+/** `--query-stats FILE`: the server writes per-statement timing there (storage/query-stats.ts). */
+const QUERY_STATS = args.includes('--query-stats') ? args[args.indexOf('--query-stats') + 1] : undefined;
 /** HTTP port of the server; the Teltonika listener takes the next one. */
 const PORT = num('port', 21300);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     GATEWAY_TELTONIKA_PORT: String(PORT + 1),
     GATEWAY_MAX_CONNECTIONS_PER_IP: '100000',
     PORT: String(PORT),
+    ...(QUERY_STATS ? { DB_QUERY_STATS: QUERY_STATS, DB_QUERY_STATS_BUCKET_S: '20' } : {}),
     ...(dbUrl ? { DATABASE_URL: dbUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: dataDir! }),
   });
   const pid = server.pid;
@@ -209,9 +213,16 @@ async function main(): Promise<void> {
   ws.close();
   await server.stop();
   if (dbUrl) {
+    await storage.db.query('SELECT pg_stat_force_next_flush()').catch(() => undefined);
+    printTableSizes(await tableSizes(storage.db));
     await storage.db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await storage.close();
-  } else rmSync(dataDir!, { recursive: true, force: true });
+  } else {
+    const after = await openStorage({ dataDir: join(dataDir!, 'pglite') });
+    printTableSizes(await tableSizes(after.db));
+    await after.close();
+    rmSync(dataDir!, { recursive: true, force: true });
+  }
 
   const rows = [...hours.entries()].filter(([, s]) => s.records > 0).sort((a, b) => a[0] - b[0]);
   const perRecord = rows.map(([, s]) => s.cpuMs / s.records);

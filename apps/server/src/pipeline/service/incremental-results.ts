@@ -59,6 +59,8 @@ export class IncrementalResults {
   private readonly dirtyDevices = new Set<string>();
   /** Late records older than the horizon, for the background repair job. */
   private readonly repairQueue: { deviceUuid: string; from: number; to: number }[] = [];
+  /** Devices whose next rebuild a repair asked for (from where): that repair recomputes its range itself. */
+  private readonly repairRebuilds = new Map<string, number>();
   private repairTimer: ReturnType<typeof setInterval> | undefined;
   private readonly horizonMs: number;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -298,6 +300,11 @@ export class IncrementalResults {
 
   /** Late records a rebuild found: the days no fold covers are recomputed (or queued past the horizon). */
   private async afterRebuild(dev: IncDevice, late: number[]): Promise<void> {
+    // The first is the rebuild's own start; when a repair asked for it, that repair recomputes the
+    // range (queueing it again re-ran the repair every 30 s forever when it was past the horizon).
+    const asked = this.repairRebuilds.get(dev.ref.deviceUuid);
+    this.repairRebuilds.delete(dev.ref.deviceUuid);
+    if (asked !== undefined && late[0] === asked) late = late.slice(1);
     const min = Math.min(...late);
     if (!Number.isFinite(min)) return;
     if (this.now() - min > this.horizonMs) {
@@ -320,6 +327,7 @@ export class IncrementalResults {
       ref = dev.ref;
       if (dev.inc && dev.inc.earliestWindow() !== null && to >= (dev.inc.earliestWindow() ?? Infinity)) {
         dev.lateFrom = Math.max(from, dev.inc.state.since);
+        this.repairRebuilds.set(deviceUuid, dev.lateFrom);
         this.dirtyDevices.add(deviceUuid);
       }
     } else {

@@ -57,10 +57,11 @@ export class SqlPipelineStore implements PipelineStore {
   private readonly scheduled: SqlScheduledTripStore;
   private readonly deviceStates: SqlDeviceStateStore;
 
-  constructor(db: Queryable) {
+  /** `rememberWrites`: this process is the only writer of trips and rollups (embedded; see write-changed.ts). */
+  constructor(db: Queryable, opts: { rememberWrites?: boolean } = {}) {
     this.setup = new SqlCompanySetupStore(db);
     this.locations = new SqlLocationStore(db);
-    this.results = new SqlResultStore(db);
+    this.results = new SqlResultStore(db, opts);
     this.geofenceEvents = new SqlGeofenceEventStore(db);
     this.salikEvents = new SqlSalikEventStore(db);
     this.alerts = new SqlAlertStore(db);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../storage/db';
 import type { DayRollups } from '../../rollups/rollups';
 import type { TripDetection } from '../../trips/trips';
+import { WrittenRows, type WriteBatch } from '../../incremental/write-changed';
 import type { ResultStore } from '../ports';
 import { type RollupDayWrite, writeRollupDays, SqlViolations } from './rollups';
 import { type TripDayWrite, writeTripDays } from './trips';
@@ -18,9 +19,15 @@ export interface VehicleRow {
  */
 export class SqlResultStore implements ResultStore {
   private readonly violations: SqlViolations;
+  /** `rememberWrites`: this process is the only writer of trips and rollups (embedded; see write-changed.ts). */
+  private readonly written: WrittenRows | null;
 
-  constructor(private readonly db: Queryable) {
+  constructor(
+    private readonly db: Queryable,
+    opts: { rememberWrites?: boolean } = {},
+  ) {
     this.violations = new SqlViolations(db);
+    this.written = opts.rememberWrites ? new WrittenRows() : null;
   }
 
   async replaceDeviceDay(
@@ -36,22 +43,25 @@ export class SqlResultStore implements ResultStore {
   }
 
   /**
-   * One flush: the device-days' trips and the vehicle-days' rollups and fuel events, each replaced by one
-   * DELETE and one multi-row INSERT (unnest) for all of them, in one transaction when the connection
-   * has them. An unknown device or vehicle (deleted meanwhile) is an error, as a single write was.
+   * One flush: the device-days' trips and the vehicle-days' rollups and fuel events, replaced for all of
+   * them at once (only changed rows written), in one transaction when the connection has them. An unknown device or vehicle (deleted meanwhile) is an error, as a single write was.
    */
   async writeResults(trips: readonly TripDayWrite[], rollups: readonly RollupDayWrite[]): Promise<void> {
     if (trips.length === 0 && rollups.length === 0) return;
     const db = this.db as Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
-    const run = (q: Queryable) => this.writeResultsIn(q, trips, rollups);
+    // The memory of what was written moves on only once the transaction has committed.
+    const batch = this.written?.begin();
+    const run = (q: Queryable) => this.writeResultsIn(q, trips, rollups, batch);
     if (typeof db.transaction === 'function') await db.transaction(run);
     else await run(db);
+    batch?.commit();
   }
 
   private async writeResultsIn(
     db: Queryable,
     trips: readonly TripDayWrite[],
     rollups: readonly RollupDayWrite[],
+    batch?: WriteBatch,
   ): Promise<void> {
     const vehicleUuids = [
       ...new Set([
@@ -69,8 +79,8 @@ export class SqlResultStore implements ResultStore {
           ).map((v) => [v.uuid, v])
         : [],
     );
-    if (trips.length) await writeTripDays(db, trips, vehicles);
-    if (rollups.length) await writeRollupDays(db, rollups, vehicles);
+    if (trips.length) await writeTripDays(db, trips, vehicles, batch);
+    if (rollups.length) await writeRollupDays(db, rollups, vehicles, batch);
   }
 
   violationTimesMany(

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../storage/db';
 import type { DayRollups, VehicleRollup } from '../../rollups/rollups';
+import { writeChangedRollups, type WriteBatch } from '../../incremental/write-changed';
 import type { VehicleRow } from './results';
 
 /** One vehicle-day of rollups (daily + hourly rows, fuel events) to write. */
@@ -17,6 +18,7 @@ export async function writeRollupDays(
   db: Queryable,
   rollups: readonly RollupDayWrite[],
   vehicles: ReadonlyMap<string, VehicleRow>,
+  batch?: WriteBatch,
 ): Promise<void> {
   const rows: { company: number; vehicle: number; day: string; r: VehicleRollup }[] = [];
   const del = { vehicle: [] as number[], day: [] as string[] };
@@ -35,25 +37,11 @@ export async function writeRollupDays(
       rows.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, r });
     for (const e of day.fuelEvents) ev.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, e });
   }
-  await db.query(
-    `DELETE FROM vehicle_rollups r USING unnest($1::int[], $2::date[]) AS u(v, d)
-     WHERE r.vehicle_id = u.v AND r.day = u.d`,
-    [del.vehicle, del.day],
-  );
   const col = <K extends keyof VehicleRollup>(k: K) => rows.map((x) => x.r[k]);
-  await db.query(
-    `INSERT INTO vehicle_rollups (company_id, vehicle_id, day, hour, distance_m, driving_s, idle_s, engine_s, records,
-       max_speed_kmh, trips, violations, fuel_used_l, refuels, refuel_l, drops, drop_l, rpm_max, rpm_seconds_sum,
-       rpm_seconds, over_rev_s, temp_min, temp_max, temp_sum, temp_count, starts_at, over_revs, fuel_level_pct,
-       fuel_level_l, tyres)
-     SELECT c, v, dy::date, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum,
-            tcnt, to_timestamp(sa / 1000.0), orv, flp, fll, ty::jsonb
-     FROM unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
-       $9::int[], $10::real[], $11::int[], $12::int[], $13::float8[], $14::int[], $15::float8[], $16::int[], $17::float8[],
-       $18::real[], $19::float8[], $20::float8[], $21::float8[], $22::real[], $23::real[], $24::float8[], $25::int[],
-       $26::float8[], $27::int[], $28::real[], $29::real[], $30::text[])
-       AS u(c, v, dy, h, d, dr, i, e, rc, ms, tr, vi, fu, rf, rfl, dp, dpl, rx, rss, rs, ors, tmin, tmax, tsum, tcnt, sa,
-            orv, flp, fll, ty)`,
+  // Only the rows that changed are written (incremental/write-changed.ts).
+  await writeChangedRollups(
+    db,
+    del,
     [
       rows.map((x) => x.company),
       rows.map((x) => x.vehicle),
@@ -86,6 +74,7 @@ export async function writeRollupDays(
       col('fuelLevelL'),
       rows.map((x) => (x.r.tyres ? JSON.stringify(x.r.tyres) : null)),
     ],
+    batch,
   );
   // Refuels and drops of the days (place and time) for the fuel report.
   await db.query(

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../storage/db';
 import type { TripDetection } from '../../trips/trips';
+import { writeChangedTrips, type WriteBatch } from '../../incremental/write-changed';
 import type { VehicleRow } from './results';
 
 /** One device-day of trips, stops and idling to write. */
@@ -10,8 +11,9 @@ export interface TripDayWrite {
 }
 
 /**
- * Replaces the trips, stops and idling of these device-days: one DELETE and one multi-row INSERT
- * (unnest) for all of them, on the connection (transaction) of the flush (results.ts).
+ * Replaces the trips, stops and idling of these device-days, on the connection (transaction) of the
+ * flush (results.ts): the stored rows end equal to these, but only the rows that changed are written
+ * (incremental/write-changed.ts; `batch` is the embedded server's memory of what it wrote).
  *
  * device_trips rows hold trips only; the contract fields (deviceTripSchema) go in `data` with the
  * device-day they belong to (`data.day`), which is what a recompute replaces. Stops and idling periods
@@ -22,6 +24,7 @@ export async function writeTripDays(
   db: Queryable,
   trips: readonly TripDayWrite[],
   vehicles: ReadonlyMap<string, VehicleRow>,
+  batch?: WriteBatch,
 ): Promise<void> {
   const deviceUuids = [...new Set(trips.map((t) => t.ref.deviceUuid))];
   const devices = new Map(
@@ -77,18 +80,6 @@ export async function writeTripDays(
       ins.data.push(JSON.stringify(data));
     }
   }
-  await db.query(
-    `DELETE FROM device_trips t USING unnest($1::int[], $2::text[]) AS u(dev, day)
-   WHERE t.device_id = u.dev AND t.data->>'day' = u.day`,
-    [del.dev, del.day],
-  );
-  if (ins.dev.length) {
-    await db.query(
-      `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
-     SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb
-     FROM unnest($1::int[], $2::int[], $3::int[], $4::float8[], $5::float8[], $6::float8[], $7::text[])
-       AS u(c, v, d, s, e, m, j)`,
-      [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data],
-    );
-  }
+  // Only the rows that changed are written (incremental/write-changed.ts).
+  await writeChangedTrips(db, del, ins, batch);
 }

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStorage } from '../../../test/db';
+import type { Storage } from '../../storage/storage';
+import {
+  writeChangedRollups as rollupsPlain,
+  writeChangedTrips as tripsPlain,
+  WrittenRows,
+  type TripRowArrays,
+  type WriteBatch,
+} from './write-changed';
+
+/**
+ * The flush's writes keep the rows that did not change (same physical row: `ctid`, and for trips the
+ * uuid) and leave exactly the new set, as the DELETE + INSERT they replace did.
+ */
+let storage: Storage;
+let company: number;
+let device: number;
+let vehicle: number;
+beforeAll(async () => {
+  storage = await openTestStorage('write_changed');
+  const db = storage.db;
+  const [c] = await db.query<{ id: number }>(
+    `INSERT INTO transport_companies (name) VALUES ('Acme') RETURNING id`,
+  );
+  company = c!.id;
+  const [d] = await db.query<{ id: number }>(
+    `INSERT INTO devices (company_id, imei, type) VALUES ($1, '356307042441099', 'teltonika') RETURNING id`,
+    [company],
+  );
+  device = d!.id;
+  const [v] = await db.query<{ id: number }>(
+    `INSERT INTO vehicles (company_id, license_plate_number, device_imei) VALUES ($1, 'W 1', '356307042441099') RETURNING id`,
+    [company],
+  );
+  vehicle = v!.id;
+});
+afterAll(async () => {
+  await storage.close();
+});
+
+const DAY = '2026-06-02';
+const T = Date.UTC(2026, 5, 2, 4, 0);
+const trip = (k: number, endMin: number, extra: Record<string, unknown> = {}) => ({
+  start: T + k * 3_600_000,
+  end: T + k * 3_600_000 + endMin * 60_000,
+  dist: 1000 * endMin,
+  data: JSON.stringify({ day: DAY, n: k, ...extra }),
+});
+const arrays = (ts: ReturnType<typeof trip>[]): TripRowArrays => ({
+  company: ts.map(() => company),
+  vehicle: ts.map(() => vehicle),
+  dev: ts.map(() => device),
+  start: ts.map((t) => t.start),
+  end: ts.map((t) => t.end),
+  dist: ts.map((t) => t.dist),
+  data: ts.map((t) => t.data),
+});
+const storedTrips = () =>
+  storage.db.query<{ ctid: string; uuid: string; n: number; ended: number; dist: number }>(
+    `SELECT ctid::text, uuid::text, (data->>'n')::int AS n, (extract(epoch FROM ended_at) * 1000)::float8 AS ended,
+            distance_m AS dist
+     FROM device_trips WHERE device_id = $1 AND data->>'day' = $2 ORDER BY started_at`,
+    [device, DAY],
+  );
+
+/** 30 rollup arrays in the order writeChangedRollups takes them (only a few columns vary here). */
+const rollupColumns = (rows: { hour: number; distance: number }[]) => {
+  const n = rows.length;
+  const fill = (v: unknown) => Array.from({ length: n }, () => v);
+  return [
+    fill(company),
+    fill(vehicle),
+    fill(DAY),
+    rows.map((r) => r.hour),
+    rows.map((r) => r.distance),
+    ...Array.from({ length: 20 }, () => fill(0)), // driving_s .. temp_count (temp_min/max 0 too)
+    fill(T),
+    fill(0),
+    fill(null),
+    fill(null),
+    fill(null),
+  ];
+};
+const storedRollups = () =>
+  storage.db.query<{ ctid: string; hour: number; distance: number }>(
+    `SELECT ctid::text, hour, distance_m AS distance FROM vehicle_rollups WHERE vehicle_id = $1 AND day = $2 ORDER BY hour`,
+    [vehicle, DAY],
+  );
+
+// Each case runs twice: comparing with the stored rows (worker role), and with this process's memo of
+// what it wrote (embedded), the batch committed after each write as the store does after its transaction.
+describe.each([
+  ['compared with the stored rows', null],
+  ['with the memo of what was written', new WrittenRows()],
+] as const)('writing only the rows that changed (%s)', (_name, memo) => {
+  const withBatch = async (fn: (batch: WriteBatch | undefined) => Promise<void>) => {
+    const batch = memo?.begin();
+    await fn(batch);
+    batch?.commit();
+  };
+  const writeChangedTrips = (db: Storage['db'], del: { dev: number[]; day: string[] }, ins: TripRowArrays) =>
+    withBatch((b) => tripsPlain(db, del, ins, b));
+  const writeChangedRollups = (
+    db: Storage['db'],
+    del: { vehicle: number[]; day: string[] },
+    cols: readonly (readonly unknown[])[],
+  ) => withBatch((b) => rollupsPlain(db, del, cols, b));
+
+  it('trips: unchanged rows stay, a changed one is replaced, a gone one deleted, a new one added', async () => {
+    const del = { dev: [device], day: [DAY] };
+    await writeChangedTrips(storage.db, del, arrays([trip(0, 20), trip(1, 30), trip(2, 10)]));
+    const first = await storedTrips();
+    expect(first.map((t) => t.n)).toEqual([0, 1, 2]);
+    // Trip 2 grew, trip 1 vanished (e.g. merged), trip 3 is new; trip 0 is the same.
+    await writeChangedTrips(storage.db, del, arrays([trip(0, 20), trip(2, 15), trip(3, 5)]));
+    const second = await storedTrips();
+    expect(second.map((t) => [t.n, t.ended, t.dist])).toEqual([
+      [0, T + 20 * 60_000, 20_000],
+      [2, T + 2 * 3_600_000 + 15 * 60_000, 15_000],
+      [3, T + 3 * 3_600_000 + 5 * 60_000, 5_000],
+    ]);
+    expect(second[0]!.ctid).toBe(first[0]!.ctid);
+    expect(second[0]!.uuid).toBe(first[0]!.uuid);
+    expect(second[1]!.uuid).not.toBe(first[2]!.uuid);
+    // Only the JSON changed (stops of the day on the first trip): that row is rewritten.
+    await writeChangedTrips(storage.db, del, arrays([trip(0, 20, { stops: [1] }), trip(2, 15), trip(3, 5)]));
+    const third = await storedTrips();
+    expect(third[0]!.uuid).not.toBe(second[0]!.uuid);
+    expect(third.slice(1).map((t) => t.uuid)).toEqual(second.slice(1).map((t) => t.uuid));
+    // A day without trips any more: all gone.
+    await writeChangedTrips(storage.db, del, arrays([]));
+    expect(await storedTrips()).toEqual([]);
+  });
+
+  it('rollups: unchanged hours are not rewritten, changed ones updated, missing ones deleted', async () => {
+    const del = { vehicle: [vehicle], day: [DAY] };
+    await writeChangedRollups(
+      storage.db,
+      del,
+      rollupColumns([
+        { hour: -1, distance: 30 },
+        { hour: 7, distance: 10 },
+        { hour: 8, distance: 20 },
+      ]),
+    );
+    const first = await storedRollups();
+    expect(first.map((r) => [r.hour, r.distance])).toEqual([
+      [-1, 30],
+      [7, 10],
+      [8, 20],
+    ]);
+    await writeChangedRollups(
+      storage.db,
+      del,
+      rollupColumns([
+        { hour: -1, distance: 35 },
+        { hour: 8, distance: 25 },
+        { hour: 9, distance: 0 },
+      ]),
+    );
+    const second = await storedRollups();
+    expect(second.map((r) => [r.hour, r.distance])).toEqual([
+      [-1, 35],
+      [8, 25],
+      [9, 0],
+    ]);
+    // Same set again: nothing written (the physical rows are the same).
+    await writeChangedRollups(
+      storage.db,
+      del,
+      rollupColumns([
+        { hour: -1, distance: 35 },
+        { hour: 8, distance: 25 },
+        { hour: 9, distance: 0 },
+      ]),
+    );
+    expect((await storedRollups()).map((r) => r.ctid)).toEqual(second.map((r) => r.ctid));
+    await writeChangedRollups(storage.db, del, rollupColumns([]));
+    expect(await storedRollups()).toEqual([]);
+  });
+});
+
+describe('the memo of what was written', () => {
+  it('is not changed by a write whose transaction did not commit, and forgets old days', async () => {
+    const memo = new WrittenRows();
+    const del = { dev: [device], day: [DAY] };
+    let batch = memo.begin();
+    await tripsPlain(storage.db, del, arrays([trip(0, 20)]), batch);
+    batch.commit();
+    // Next flush: written but never committed (the transaction failed): the memo still says trip 0 only.
+    batch = memo.begin();
+    await storage.db
+      .transaction(async (tx) => {
+        await tripsPlain(tx, del, arrays([trip(0, 20), trip(1, 5)]), batch);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect([...memo.trips.get(`${device}|${DAY}`)!.keys()]).toEqual([T]);
+    batch = memo.begin();
+    await tripsPlain(storage.db, del, arrays([trip(0, 20), trip(1, 5)]), batch);
+    batch.commit();
+    expect((await storedTrips()).map((t) => t.n)).toEqual([0, 1]);
+    // A write four days later drops the memo of this day.
+    batch = memo.begin();
+    await tripsPlain(storage.db, { dev: [device], day: ['2026-06-06'] }, arrays([]), batch);
+    batch.commit();
+    expect(memo.trips.has(`${device}|${DAY}`)).toBe(false);
+    await tripsPlain(storage.db, del, arrays([]));
+  });
+});

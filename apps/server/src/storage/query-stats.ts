@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import type { Database, Queryable } from './db';
+
+/**
+ * Per-statement timing of a running server, for benchmarks (bench:soak `--query-stats`): set
+ * `DB_QUERY_STATS=<file>` and every statement that goes through the database (`query`, `exec`,
+ * statements inside `transaction`) is counted under its text (numbers and whitespace folded, so the
+ * multi-row statements of different sizes stay one line) in consecutive wall-clock buckets of
+ * `DB_QUERY_STATS_BUCKET_S` seconds (default 30). The file is rewritten every bucket and at exit.
+ *
+ * What "ms" means: PGlite runs one statement at a time from one queue, so the time a statement
+ * waited behind the ones queued before it is not its own. Its own time is taken as
+ * `end - max(start, end of the statement that finished before it)`; with one queue that is the time
+ * the engine spent on it (plus the JavaScript around the call). On PostgreSQL (a pool) it is the
+ * wall time of the call. `cpu_ms` is the process's CPU time (all threads) over the same span, which
+ * a machine shared with other work inflates far less than the wall time. Off (not wrapped at all)
+ * unless the variable is set.
+ */
+export interface StatementStats {
+  calls: number;
+  ms: number;
+  /** process CPU time (all threads) over the same span: less inflated than `ms` on a loaded machine */
+  cpuMs: number;
+  rows: number;
+}
+
+export function withQueryStats<D extends Database>(db: D, file: string, bucketS = 30): D {
+  const started = Date.now();
+  const buckets: Map<string, StatementStats>[] = [];
+  let lastEnd = 0;
+  let lastCpu = 0;
+  const key = (sql: string) =>
+    sql
+      .replace(/\s+/g, ' ')
+      .replace(/\$\d+/g, '$')
+      .replace(/\b\d+\b/g, 'N')
+      .trim()
+      .slice(0, 240);
+  const cpuNow = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const note = (sql: string, t0: number, c0: number, rows: number) => {
+    const end = performance.now();
+    const cpu = cpuNow();
+    const pglite = db.driver === 'pglite';
+    const own = pglite ? end - Math.max(t0, lastEnd) : end - t0;
+    const ownCpu = pglite ? cpu - Math.max(c0, lastCpu) : cpu - c0;
+    lastEnd = end;
+    lastCpu = cpu;
+    const b = Math.floor((Date.now() - started) / (bucketS * 1000));
+    const m = (buckets[b] ??= new Map());
+    const k = key(sql);
+    const s = m.get(k) ?? { calls: 0, ms: 0, cpuMs: 0, rows: 0 };
+    s.calls++;
+    s.ms += Math.max(0, own);
+    s.cpuMs += Math.max(0, ownCpu);
+    s.rows += rows;
+    m.set(k, s);
+  };
+  const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const c0 = cpuNow();
+    const r = await run();
+    note(sql, t0, c0, Array.isArray(r) ? r.length : 0);
+    return r;
+  };
+  const dump = () => {
+    const out = buckets.map((m, i) => ({
+      from_s: i * bucketS,
+      statements: Object.fromEntries(
+        [...(m ?? new Map<string, StatementStats>()).entries()]
+          .sort((a, b) => b[1].ms - a[1].ms)
+          .map(([k, s]) => [
+            k,
+            {
+              calls: s.calls,
+              ms: Math.round(s.ms * 10) / 10,
+              cpu_ms: Math.round(s.cpuMs * 10) / 10,
+              rows: s.rows,
+            },
+          ]),
+      ),
+    }));
+    try {
+      writeFileSync(file, JSON.stringify(out, null, 1));
+    } catch {
+      /* a benchmark aid: never fail the server for it */
+    }
+  };
+  const timer = setInterval(dump, bucketS * 1000);
+  timer.unref();
+  process.once('exit', dump);
+  const wrapTx = (tx: Queryable & { exec(text: string): Promise<void> }) => ({
+    query: <R>(text: string, params?: readonly unknown[]) => timed(text, () => tx.query<R>(text, params)),
+    exec: (text: string) => timed(text, () => tx.exec(text)),
+  });
+  return {
+    ...db,
+    query: <T>(text: string, params?: readonly unknown[]) => timed(text, () => db.query<T>(text, params)),
+    exec: (text: string) => timed(text, () => db.exec(text)),
+    transaction: <T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>) =>
+      db.transaction((tx) => fn(wrapTx(tx))),
+    close: async () => {
+      dump();
+      clearInterval(timer);
+      process.off('exit', dump);
+      await db.close();
+    },
+  };
+}
