@@ -457,9 +457,7 @@ async function day(): Promise<void> {
   process.on('SIGINT', onSigint);
   try {
     nodes.push(
-      ...(await Promise.all(
-        NAMES.map((name, i) => spawnNode(name, nodeEnv(base, roleOf(name), ports(i)))),
-      )),
+      ...(await Promise.all(NAMES.map((name, i) => spawnNode(name, nodeEnv(base, roleOf(name), ports(i)))))),
     );
     for (const n of nodes) console.log(`  ${n.name.padEnd(10)} pid ${n.info.pid}`);
     const gwPorts = nodes.filter((n) => n.info.role === 'gateway').map((n) => n.info.teltonika!);
@@ -484,7 +482,10 @@ async function day(): Promise<void> {
     const stat = (h: number) => {
       let s = table.get(h);
       if (!s)
-        table.set(h, (s = { records: 0, cpu: new Map(), rss: new Map(), acks: [], lags: [], api: [], load: [] }));
+        table.set(
+          h,
+          (s = { records: 0, cpu: new Map(), rss: new Map(), acks: [], lags: [], api: [], load: [] }),
+        );
       return s;
     };
     let simNow = DAY0;
@@ -519,11 +520,17 @@ async function day(): Promise<void> {
     const report = (h: number, s: Hour) => {
       const all = nodes.reduce((a, n) => a + perRec(s, n.name), 0);
       const cpu = ROLES.map(
-        (role) => `${role} ${roleNodes(role).map((n) => perRec(s, n.name).toFixed(3)).join('+')}`,
+        (role) =>
+          `${role} ${roleNodes(role)
+            .map((n) => perRec(s, n.name).toFixed(3))
+            .join('+')}`,
       ).join(', ');
-      const rss = ROLES.map((role) => `${role} ${roleNodes(role).map((n) => s.rss.get(n.name) ?? 0).join('/')}`).join(
-        ', ',
-      );
+      const rss = ROLES.map(
+        (role) =>
+          `${role} ${roleNodes(role)
+            .map((n) => s.rss.get(n.name) ?? 0)
+            .join('/')}`,
+      ).join(', ');
       console.log(
         `hour ${String(h).padStart(2, '0')}: ${s.records} records, ACK p99 ${f(pct(sorted(s.acks), 99))} ms, ` +
           `lag p50 ${f(pct(sorted(s.lags), 50))} ms p99 ${f(pct(sorted(s.lags), 99))} ms, ` +
@@ -609,7 +616,11 @@ async function day(): Promise<void> {
     const total = rows.reduce((a, [, s]) => a + s.records, 0);
     const r3 = (x: number) => Math.round(x * 1000) / 1000;
     const cpuOf = (name: string, rs = rows) => rs.reduce((a, [, s]) => a + (s.cpu.get(name) ?? 0), 0);
-    const recsOf = (rs: typeof rows) => Math.max(1, rs.reduce((a, [, s]) => a + s.records, 0));
+    const recsOf = (rs: typeof rows) =>
+      Math.max(
+        1,
+        rs.reduce((a, [, s]) => a + s.records, 0),
+      );
     const firstRow = rows.slice(0, 1);
     const lastRow = rows.slice(-1);
     const perNode: Record<

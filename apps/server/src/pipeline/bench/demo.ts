@@ -251,7 +251,9 @@ async function day(): Promise<void> {
       const idleAt = Date.now();
       await sleep(IDLE_S * 1000);
       const idlePct = ((cpuMs(server.pid) - idle0) / (Date.now() - idleAt)) * 100;
-      console.log(`  idle server (no tracker): ${idlePct.toFixed(2)} % of one core, RSS ${rssMb(server.pid)} MB`);
+      console.log(
+        `  idle server (no tracker): ${idlePct.toFixed(2)} % of one core, RSS ${rssMb(server.pid)} MB`,
+      );
 
       // The demo's own device list, read before the server held the database.
       const db: Queryable = { query: async <T>() => devices as unknown as T[] };
@@ -274,7 +276,7 @@ async function day(): Promise<void> {
       const hours: Hour[] = [];
       const at = (h: number) => (hours[h] ??= { cpuMs: 0, wallMs: 0, records: 0, rss: 0, load: [] });
       // Simulated time = the reports generated (each device's virtual clock moves 5 s per report).
-      const simHour = () => Math.floor((trackers.stats().generated / n) * 5000 / 3_600_000);
+      const simHour = () => Math.floor(((trackers.stats().generated / n) * 5000) / 3_600_000);
       const print = (h: number) => {
         const s = at(h);
         const pct = (s.cpuMs / 3_600_000) * 100 + idlePct * (1 - 1 / SPEEDUP);
@@ -324,7 +326,8 @@ async function day(): Promise<void> {
         records: s.records,
         cpu_ms: Math.round(s.cpuMs),
         cpu_ms_per_record: Math.round((s.cpuMs / Math.max(1, s.records)) * 1000) / 1000,
-        cpu_pct_of_one_core: Math.round(((s.cpuMs / 3_600_000) * 100 + idlePct * (1 - 1 / SPEEDUP)) * 100) / 100,
+        cpu_pct_of_one_core:
+          Math.round(((s.cpuMs / 3_600_000) * 100 + idlePct * (1 - 1 / SPEEDUP)) * 100) / 100,
         rss_mb: s.rss,
       }));
       const max = Math.max(...rows.map((r) => r.cpu_pct_of_one_core));
