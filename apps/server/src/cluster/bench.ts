@@ -711,8 +711,11 @@ async function day(): Promise<void> {
     for (const n of nodes) {
       const lines = n.output.filter((l) => l.trim() !== '' && !l.startsWith('READY '));
       if (lines.length === 0) continue;
-      console.log(`  ${n.name} logged ${lines.length} line(s) (last 200 kept), the last:`);
-      for (const l of lines.slice(-3)) console.log(`    ${l.slice(0, 400)}`);
+      // Errors print over several lines (stack, driver fields): the message lines are what tells.
+      const said = [...new Set(lines.filter((l) => /error|fail|detail:/i.test(l)))];
+      console.log(`  ${n.name} logged ${lines.length} line(s) (last 200 kept):`);
+      for (const l of (said.length > 0 ? said : lines).slice(-4))
+        console.log(`    ${l.trim().slice(0, 400)}`);
     }
     console.log(JSON.stringify({ ...figures, met }));
   } finally {
