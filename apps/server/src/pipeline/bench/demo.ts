@@ -38,10 +38,11 @@ import { cpuMs, rssMb, runWaitMs, startServer } from './server-proc';
  * The speed-up must leave the server as idle as the real demo: in real time each frame of a tracker
  * holds one record, and most of the demo's cost is per frame (decode, insert, commit, ACK, pipeline
  * hand-over), not per record. When the server cannot keep up (a shared machine, or too fast a day),
- * frames carry several records and the cost per record drops: session 8 measured 0.46 ms per record at
+ * frames carry several records and the cost per record drops. Session 8 measured 0.46 ms per record at
  * 30x on a machine at load 25 (the server waiting for a CPU most of the time) and 3.1 ms at 12x (load
- * 13). Hence records per frame and the run-queue wait are printed per hour: a figure is a real-time
- * estimate only while records per frame stay near 1.
+ * 13); batching is the likely reason (records per frame were not printed then). Hence records per
+ * frame and the run-queue wait are printed per hour: a figure is a real-time estimate only while
+ * records per frame stay near 1.
  *
  * `--points [--hours 0,12,23 --warmup 45 --seconds 60]` is the earlier measurement on the real clock:
  * for each point a fresh data directory holds H hours of the devices' records before now, the server
