@@ -3,6 +3,10 @@ import type { GatewayPorts } from '../gateway/gateway';
 import { startSimulatedFleet, type SimulatedFleet } from './fleet';
 import type { SimProtocol } from './device';
 
+/** The devices the demo simulates (bench:demo reads them before the server holds the database). */
+export const DEMO_FLEET_DEVICES_SQL = `SELECT imei, type FROM devices WHERE type IN ('teltonika', 'ruptela', 'gosafe', 'istartek')
+       AND status = 'active' ORDER BY id LIMIT 500`;
+
 /**
  * The demo's moving vehicles: one simulated tracker per seeded device that speaks a wire protocol
  * (door_technologies has no public protocol and is skipped), driving against this process's own
@@ -17,11 +21,13 @@ export async function startDemoFleet(opts: {
   log?: (msg: string) => void;
   /** Only every `of`-th device from `index` (start:cluster --demo spreads the fleet over its gateways). */
   share?: { index: number; of: number };
+  /**
+   * bench:demo replays a simulated day: fix times on a virtual clock from `startMs`, one demo interval
+   * (5 s) per report, reports every `intervalMs` of wall time. Absent: the real clock (the demo).
+   */
+  virtualDay?: { startMs: number };
 }): Promise<SimulatedFleet | null> {
-  const rows = await opts.db.query<{ imei: string; type: string }>(
-    `SELECT imei, type FROM devices WHERE type IN ('teltonika', 'ruptela', 'gosafe', 'istartek')
-       AND status = 'active' ORDER BY id LIMIT 500`,
-  );
+  const rows = await opts.db.query<{ imei: string; type: string }>(DEMO_FLEET_DEVICES_SQL);
   const ports: Partial<Record<SimProtocol, number>> = {};
   if (opts.ports.teltonika !== undefined) ports.teltonika = opts.ports.teltonika;
   if (opts.ports.ruptela !== undefined) ports.ruptela = opts.ports.ruptela;
@@ -39,7 +45,9 @@ export async function startDemoFleet(opts: {
     ports,
     intervalMs: opts.intervalMs ?? 5000,
     seed: opts.seed ?? 2026,
-    clock: 'real',
+    ...(opts.virtualDay
+      ? { clock: 'virtual' as const, virtualStartMs: opts.virtualDay.startMs, virtualStepMs: 5000 }
+      : { clock: 'real' as const }),
     ...(opts.log ? { log: opts.log } : {}),
   });
 }
