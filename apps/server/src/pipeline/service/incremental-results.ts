@@ -143,8 +143,19 @@ export class IncrementalResults {
 
   /** Recomputes every dirty device-day (trips, stops, idling) and vehicle-day (rollups). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.doFlush());
-    return this.flushing;
+    return this.serially(() => this.doFlush());
+  }
+
+  /**
+   * Runs work that writes trips and rollups after the flush or repair before it, one at a time: two
+   * writers of one vehicle-day at once raced (a repair's recompute beside a flush failed with
+   * vehicle_rollups_pkey in bench:cluster's day). A failed run is reported to its caller and does not
+   * stop the ones after it (it did: one failed flush froze trips and rollups until a restart).
+   */
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.flushing.catch(() => undefined).then(work);
+    this.flushing = run;
+    return run;
   }
 
   private async doFlush(): Promise<void> {
@@ -338,7 +349,7 @@ export class IncrementalResults {
         vehicleUuid: recs.findLast((r) => r.vehicleId)?.vehicleId ?? null,
       };
     }
-    await this.recomputeDays(ref, from, to);
+    await this.serially(() => this.recomputeDays(ref, from, to));
     await this.flush();
   }
 
