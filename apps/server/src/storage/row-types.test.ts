@@ -66,6 +66,7 @@ const NOT_KNOWN: Record<string, string> = {
     'geofence and Salik events share one list: table, time column and sorts come from the route',
   'modules/locations.ts':
     'the history page is composed from sub-query text (per-device branches, cursor, count) built beside it',
+  'pipeline/bench/soak-db.ts': 'benchmark: counts the rows of each table it lists, in a loop',
   'reports/bench-everyday.ts': 'benchmark: counts the rows of each table in a loop',
   'reports/queries.ts': 'a shared report query: each report passes its own select list and HAVING',
   'reports/sensors.ts':
@@ -73,6 +74,7 @@ const NOT_KNOWN: Record<string, string> = {
   'security-tests/fixtures.ts': 'test fixture: inserts into any table',
   'seed/demo.ts': "a one-row helper: the statement is its caller's",
   'storage/db.ts': 'the drivers: any statement passes through',
+  'storage/query-stats.ts': 'the per-statement timing of benchmarks: any statement passes through',
   'storage/write-watch.ts': 'the write watch: any statement passes through',
 };
 
@@ -102,15 +104,22 @@ function sourceFiles(dir: string): string[] {
 const MAX_VARIANTS = 64;
 
 /**
- * Helpers that build a WHERE predicate at run time, and what each stands as here: the tenant scope
- * (entities/scope.ts), the rollup day/hour ranges (reports/range.ts) and the report's vehicle
- * selection, appended as ` AND ...` conditions or nothing (reports/filters.ts).
+ * Helpers that build a piece of a statement at run time, and what each stands as here: the tenant
+ * scope (entities/scope.ts), the rollup day/hour ranges (reports/range.ts) and the report's vehicle
+ * selection, appended as ` AND ...` conditions or nothing (reports/filters.ts); the keyset paging of
+ * reports (reports/queries.ts): the "after the cursor" condition, the cursor's extra `seek_<n>` columns
+ * (read by cursorOf, never part of a row type: left out), the ORDER BY list of the sort keys (stands as
+ * the first column) and the LIMIT/OFFSET of the page.
  */
 const PREDICATE_HELPERS: Record<string, string> = {
   scopeSql: 'TRUE',
   rangeSql: 'TRUE',
   hourlySql: 'TRUE',
   selectionAnd: '',
+  seekSql: 'TRUE',
+  seekColumns: '',
+  seekOrder: '1',
+  limitSql: 'LIMIT NULL',
 };
 
 /** The expression a `const` name stands for (followed through names), or the expression itself. */
