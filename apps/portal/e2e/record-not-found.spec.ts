@@ -20,11 +20,21 @@ test('a notification card opens from its message text', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard/notifications');
   await pageReady(page);
-  const card = page.getByTestId('notification-item').first();
-  await expect(card).toBeVisible({ timeout: 60_000 });
-  const uuid = await card.getAttribute('data-uuid');
-  // A click in the middle of the card, on the message text (the title link covers the whole card).
-  const box = (await card.locator('p').first().boundingBox())!;
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const first = page.getByTestId('notification-item').first();
+  await expect(first).toBeVisible({ timeout: 60_000 });
+  const uuid = (await first.getAttribute('data-uuid'))!;
+  // That card by its uuid: the demo's alerts keep arriving at the top of the list, so "the first card"
+  // can be another one by the time of the click (coordinates read before the click missed it once).
+  const card = page.locator(`[data-testid="notification-item"][data-uuid="${uuid}"]`);
+  // A click at the card's middle row, on the message text, where the title link's layer covers the card
+  // (Playwright clicks the card itself: the link is inside it, so that layer is no interception).
+  const cardBox = (await card.boundingBox())!;
+  const textBox = (await card.locator('p').first().boundingBox())!;
+  await card.click({
+    position: {
+      x: textBox.x - cardBox.x + textBox.width / 2,
+      y: textBox.y - cardBox.y + textBox.height / 2,
+    },
+  });
   await expect(page).toHaveURL(new RegExp(`/dashboard/notifications/details/${uuid}`));
 });
