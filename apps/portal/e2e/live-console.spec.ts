@@ -66,7 +66,9 @@ test('select a vehicle in the list: the map flies to it and opens its card', asy
   await expect(splitter).toHaveAttribute('aria-valuenow', String(before + 20));
 });
 
-test('a link to one vehicle on the live map opens on that vehicle, not on the whole fleet', async ({ page }) => {
+test('a link to one vehicle on the live map opens on that vehicle, not on the whole fleet', async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto('/dashboard/live');
   await pageReady(page);

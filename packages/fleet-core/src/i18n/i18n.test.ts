@@ -27,7 +27,9 @@ describe('locale', () => {
     expect(intlLocale('ar')).toBe('ar-u-nu-latn');
     expect(intlLocale('en')).toBe('en-US');
     const day = new Date(Date.UTC(2026, 10, 27));
-    const text = new Intl.DateTimeFormat(intlLocale('ar'), { dateStyle: 'long', timeZone: 'UTC' }).format(day);
+    const text = new Intl.DateTimeFormat(intlLocale('ar'), { dateStyle: 'long', timeZone: 'UTC' }).format(
+      day,
+    );
     expect(text).toContain('27');
     expect(text).toContain('2026');
     expect(text).not.toMatch(/[\u0660-\u0669]/);
