@@ -5,8 +5,9 @@ import { TrackBuilder } from '../common/track-builder';
 import type { PositionRecord } from '../common/types';
 import { loadSalik } from '../salik/load';
 import { MemoryPipelineStore } from './memory-store';
-import type { LocationBatchMessage, StoredLocation } from './ports';
+import type { LocationBatchMessage } from './ports';
 import { PipelineService } from './service';
+import { storedLocation } from './test-messages';
 
 /**
  * One failed flush must not stop the flushes after it. The flushes ran as a promise chain
@@ -19,16 +20,7 @@ const D = 'device-1';
 const V = 'vehicle-1';
 const T0 = Date.UTC(2026, 0, 5, 4, 0);
 
-const stored = (r: PositionRecord): StoredLocation => ({
-  fixTime: new Date(r.time).toISOString(),
-  receivedAt: r.receivedAt,
-  latitude: r.lat,
-  longitude: r.lon,
-  speed: r.speed,
-  ignition: r.io?.[239] === 1,
-  ioElements: r.io ?? {},
-  valid: true,
-});
+const stored = storedLocation;
 
 /** A store whose next `failures` result writes fail, as a database error would. */
 class FailingStore extends MemoryPipelineStore {

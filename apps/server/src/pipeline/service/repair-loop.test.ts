@@ -5,8 +5,9 @@ import { TrackBuilder } from '../common/track-builder';
 import type { PositionRecord } from '../common/types';
 import { loadSalik } from '../salik/load';
 import { MemoryPipelineStore } from './memory-store';
-import type { LocationBatchMessage, StoredLocation } from './ports';
+import type { LocationBatchMessage } from './ports';
 import { PipelineService } from './service';
+import { storedLocation } from './test-messages';
 
 /**
  * A late record past the repair horizon whose day the live folds still cover: the background repair
@@ -20,16 +21,7 @@ const D = 'device-1';
 const V = 'vehicle-1';
 const T0 = Date.UTC(2026, 0, 5, 4, 0);
 
-const stored = (r: PositionRecord): StoredLocation => ({
-  fixTime: new Date(r.time).toISOString(),
-  receivedAt: r.receivedAt,
-  latitude: r.lat,
-  longitude: r.lon,
-  speed: r.speed,
-  ignition: r.io?.[239] === 1,
-  ioElements: r.io ?? {},
-  valid: true,
-});
+const stored = storedLocation;
 
 describe('background repair', () => {
   it('runs once for a late record past the horizon, not again after its own rebuild', async () => {

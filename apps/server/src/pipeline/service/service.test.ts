@@ -8,8 +8,9 @@ import { TrackBuilder } from '../common/track-builder';
 import type { PositionRecord } from '../common/types';
 import { loadSalik } from '../salik/load';
 import { MemoryPipelineStore } from './memory-store';
-import type { LocationBatchMessage, StoredLocation } from './ports';
+import type { LocationBatchMessage } from './ports';
 import { PipelineService } from './service';
+import { storedLocation } from './test-messages';
 
 const C = 'company-1';
 const D = 'device-1';
@@ -20,16 +21,7 @@ const garhoud = salik.gates.find((g) => g.code === 'garhoud')!;
 const start = destination(garhoud.lat, garhoud.lon, garhoud.roadBearingDeg + 180, 2000);
 const end = destination(garhoud.lat, garhoud.lon, garhoud.roadBearingDeg, 5000);
 
-const stored = (r: PositionRecord): StoredLocation => ({
-  fixTime: new Date(r.time).toISOString(),
-  receivedAt: r.receivedAt,
-  latitude: r.lat,
-  longitude: r.lon,
-  speed: r.speed,
-  ignition: r.io?.[239] === 1,
-  ioElements: r.io ?? {},
-  valid: true,
-});
+const stored = storedLocation;
 
 function setup(now: { t: number }) {
   const store = new MemoryPipelineStore(() => now.t);
