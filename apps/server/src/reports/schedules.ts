@@ -159,7 +159,12 @@ export async function renderReport(
     const subtitle = `${String(formatTime(o.from, o.timeZone))} – ${String(formatTime(o.to, o.timeZone))} (${o.timeZone})`;
     // Drawn in a worker thread, like an export's PDF (exports/pdf-render.ts).
     const pdf = await openPdfRender(table, { subtitle, createdAt: o.now, expectedRows: table.rows.length });
-    for (let i = 0; i < table.rows.length; i += 500) await pdf.addRows(table.rows.slice(i, i + 500));
+    try {
+      for (let i = 0; i < table.rows.length; i += 500) await pdf.addRows(table.rows.slice(i, i + 500));
+    } catch (err) {
+      pdf.abort();
+      throw err;
+    }
     content = await pdf.finish();
   }
   return { content, rows: rows.length, title: table.title };

@@ -73,10 +73,10 @@ export class DeviceStateRecovery {
    */
   async prepareDevices(deviceUuids: readonly string[]): Promise<void> {
     if (!this.opts.persistState) return;
-    const todo = deviceUuids.filter((d) => !this.loaded.has(d) && !this.restoring.has(d));
-    if (todo.length === 0) return;
-    const rows = await this.store.loadDeviceStates(todo);
-    for (const d of todo) this.restoring.set(d, (rows.get(d) as DeviceState | undefined) ?? null);
+    const unloaded = deviceUuids.filter((d) => !this.loaded.has(d) && !this.restoring.has(d));
+    if (unloaded.length === 0) return;
+    const rows = await this.store.loadDeviceStates(unloaded);
+    for (const d of unloaded) this.restoring.set(d, (rows.get(d) as DeviceState | undefined) ?? null);
   }
 
   /**

@@ -78,10 +78,14 @@ export async function openPdfRender(
       inFlight = sent;
     },
     async finish() {
-      await inFlight;
-      const r = await ask({ type: 'finish' });
-      void worker.terminate();
-      return Buffer.from((r as { file: ArrayBuffer }).file);
+      // The worker ends with the file, and also when drawing failed (it would otherwise stay alive).
+      try {
+        await inFlight;
+        const r = await ask({ type: 'finish' });
+        return Buffer.from((r as { file: ArrayBuffer }).file);
+      } finally {
+        void worker.terminate();
+      }
     },
     abort() {
       void worker.terminate();
