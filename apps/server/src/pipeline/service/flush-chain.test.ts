@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, subjects } from '../../realtime/bus';
+import { InProcessBus } from '../../realtime/bus';
 import { alertRulesFrom } from '../alerts/from-rules';
 import { TrackBuilder } from '../common/track-builder';
-import type { PositionRecord } from '../common/types';
 import { loadSalik } from '../salik/load';
 import { MemoryPipelineStore } from './memory-store';
-import type { LocationBatchMessage } from './ports';
 import { PipelineService } from './service';
-import { storedLocation } from './test-messages';
+import { deviceUploader } from './test-messages';
 
 /**
  * One failed flush must not stop the flushes after it. The flushes ran as a promise chain
@@ -19,8 +17,6 @@ const C = 'company-1';
 const D = 'device-1';
 const V = 'vehicle-1';
 const T0 = Date.UTC(2026, 0, 5, 4, 0);
-
-const stored = storedLocation;
 
 /** A store whose next `failures` result writes fail, as a database error would. */
 class FailingStore extends MemoryPipelineStore {
@@ -62,16 +58,7 @@ describe('flush after a failed flush', () => {
       .park(600)
       .records()
       .map((r) => ({ ...r, vehicleId: V }));
-    const send = async (chunk: PositionRecord[]) => {
-      store.addLocations(D, chunk);
-      const msg: LocationBatchMessage = {
-        companyUuid: C,
-        deviceUuid: D,
-        vehicleUuid: V,
-        records: chunk.map(stored),
-      };
-      await bus.publish(subjects.locations(C, D), msg);
-    };
+    const send = deviceUploader(store, bus, { companyUuid: C, deviceUuid: D, vehicleUuid: V });
     const half = Math.floor(records.length / 2);
     for (let i = 0; i < half; i += 30) await send(records.slice(i, Math.min(i + 30, half)));
     store.failures = 1;

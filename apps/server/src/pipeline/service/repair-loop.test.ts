@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, subjects } from '../../realtime/bus';
+import { InProcessBus } from '../../realtime/bus';
 import { alertRulesFrom } from '../alerts/from-rules';
 import { TrackBuilder } from '../common/track-builder';
-import type { PositionRecord } from '../common/types';
 import { loadSalik } from '../salik/load';
 import { MemoryPipelineStore } from './memory-store';
-import type { LocationBatchMessage } from './ports';
 import { PipelineService } from './service';
-import { storedLocation } from './test-messages';
+import { deviceUploader } from './test-messages';
 
 /**
  * A late record past the repair horizon whose day the live folds still cover: the background repair
@@ -20,8 +18,6 @@ const C = 'company-1';
 const D = 'device-1';
 const V = 'vehicle-1';
 const T0 = Date.UTC(2026, 0, 5, 4, 0);
-
-const stored = storedLocation;
 
 describe('background repair', () => {
   it('runs once for a late record past the horizon, not again after its own rebuild', async () => {
@@ -51,16 +47,7 @@ describe('background repair', () => {
       .park(600)
       .records()
       .map((r) => ({ ...r, vehicleId: V }));
-    const send = async (chunk: PositionRecord[]) => {
-      store.addLocations(D, chunk);
-      const msg: LocationBatchMessage = {
-        companyUuid: C,
-        deviceUuid: D,
-        vehicleUuid: V,
-        records: chunk.map(stored),
-      };
-      await bus.publish(subjects.locations(C, D), msg);
-    };
+    const send = deviceUploader(store, bus, { companyUuid: C, deviceUuid: D, vehicleUuid: V });
     // In order, except one record that comes after the rest.
     const lateOne = records.splice(60, 1);
     for (let i = 0; i < records.length; i += 30) await send(records.slice(i, i + 30));
