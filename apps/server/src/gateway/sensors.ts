@@ -90,39 +90,89 @@ interface Row {
   fuel_calibration: [number, number][] | null;
 }
 
+const toSetting = (r: Row): SensorSetting => ({
+  effectiveFrom: r.effective_from,
+  ignitionIo: r.ignition_io,
+  odometerIo: r.odometer_io,
+  fuelIo: r.fuel_io,
+  fuelCalibration: r.fuel_calibration,
+});
+
 export async function loadSensorSettings(db: Queryable, deviceId: number): Promise<SensorSetting[]> {
   const rows = await db.query<Row>(
     `SELECT effective_from, ignition_io, odometer_io, fuel_io, fuel_calibration FROM device_sensor_settings
      WHERE device_id = $1 ORDER BY effective_from DESC, id DESC LIMIT 50`,
     [deviceId],
   );
-  return rows.map((r) => ({
-    effectiveFrom: r.effective_from,
-    ignitionIo: r.ignition_io,
-    odometerIo: r.odometer_io,
-    fuelIo: r.fuel_io,
-    fuelCalibration: r.fuel_calibration,
-  }));
+  return rows.map(toSetting);
+}
+
+/** The settings of many devices in one query (newest first, at most 50 each); absent ids have none. */
+export async function loadSensorSettingsMany(
+  db: Queryable,
+  deviceIds: readonly number[],
+): Promise<Map<number, SensorSetting[]>> {
+  const rows = await db.query<Row & { device_id: number }>(
+    `SELECT device_id::int AS device_id, effective_from, ignition_io, odometer_io, fuel_io, fuel_calibration
+     FROM (SELECT s.*, row_number() OVER (PARTITION BY device_id ORDER BY effective_from DESC, id DESC) AS k
+           FROM device_sensor_settings s WHERE device_id = ANY($1::bigint[])) x
+     WHERE k <= 50 ORDER BY device_id, effective_from DESC, id DESC`,
+    [deviceIds],
+  );
+  const out = new Map<number, SensorSetting[]>(deviceIds.map((id) => [id, []]));
+  for (const r of rows) out.get(r.device_id)?.push(toSetting(r));
+  return out;
 }
 
 /** How long a gateway node may go on with a device's previous settings (its cache lifetime). */
 export const SENSOR_SETTINGS_TTL_MS = 30_000;
 
-/** Per-device settings for the gateway, refreshed after `ttlMs` (a change reaches every node soon). */
+/**
+ * Per-device settings for the gateway, refreshed after `ttlMs` (a change reaches every node soon).
+ *
+ * Loaded in batches: the devices asked for in one turn of the event loop are read with one query, and
+ * every cached device past half its lifetime rides along, so a fleet's refreshes come as a few queries
+ * per lifetime instead of one per device (1,000 devices: 33 queries a second before).
+ */
 export class SensorSettingsCache {
   private readonly cache = new Map<number, { at: number; settings: SensorSetting[] }>();
+  private batch: Map<
+    number,
+    { resolve: (s: SensorSetting[]) => void; reject: (e: unknown) => void }[]
+  > | null = null;
 
   constructor(
     private readonly db: Queryable,
     private readonly ttlMs = SENSOR_SETTINGS_TTL_MS,
   ) {}
 
-  async get(deviceId: number): Promise<SensorSetting[]> {
+  get(deviceId: number): Promise<SensorSetting[]> {
     const hit = this.cache.get(deviceId);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.settings;
-    const settings = await loadSensorSettings(this.db, deviceId);
-    this.cache.set(deviceId, { at: Date.now(), settings });
-    return settings;
+    if (hit && Date.now() - hit.at < this.ttlMs) return Promise.resolve(hit.settings);
+    return new Promise((resolve, reject) => {
+      if (!this.batch) {
+        this.batch = new Map();
+        setImmediate(() => void this.load());
+      }
+      const waiting = this.batch.get(deviceId) ?? [];
+      waiting.push({ resolve, reject });
+      this.batch.set(deviceId, waiting);
+    });
+  }
+
+  private async load(): Promise<void> {
+    const batch = this.batch!;
+    this.batch = null;
+    const ids = new Set(batch.keys());
+    const now = Date.now();
+    for (const [id, e] of this.cache) if (now - e.at >= this.ttlMs / 2) ids.add(id);
+    try {
+      const got = await loadSensorSettingsMany(this.db, [...ids]);
+      for (const [id, settings] of got) this.cache.set(id, { at: now, settings });
+      for (const [id, waiting] of batch) for (const w of waiting) w.resolve(got.get(id) ?? []);
+    } catch (err) {
+      for (const waiting of batch.values()) for (const w of waiting) w.reject(err);
+    }
   }
 
   invalidate(deviceId?: number): void {

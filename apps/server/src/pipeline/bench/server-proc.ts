@@ -21,6 +21,8 @@ export async function startServer(
       '--max-semi-space-size=4',
       '--expose-gc',
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      // BENCH_NODE_FLAGS='--trace-gc --heapsnapshot-signal=SIGUSR2': extra V8/node flags for a look inside.
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       'scripts/start-server.mjs',
     ],
     {

@@ -31,6 +31,12 @@ export interface GenConfig {
   speedup: number;
   hours: number;
   intervalS: number;
+  /**
+   * Simulated seconds a device gathers records before it sends them (Teltonika's "send period"; its
+   * own default on the move is 60 s with a record every 10 s). Undefined or at most `intervalS`: each
+   * record goes out as soon as it is due (a frame per record, or per wall tick at high speed-ups).
+   */
+  sendPeriodS?: number | undefined;
   probes: number;
 }
 
@@ -95,6 +101,7 @@ class Vehicle {
 export async function generator(cfg: GenConfig): Promise<void> {
   const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
   const intervalMs = cfg.intervalS * 1000;
+  const sendPeriodMs = Math.max(0, (cfg.sendPeriodS ?? 0) * 1000 - intervalMs);
   const end = DAY0 + cfg.hours * 3_600_000;
   const devices = cfg.imeis.map((imei, i) => {
     const rand = prng(i + 1);
@@ -105,6 +112,8 @@ export async function generator(cfg: GenConfig): Promise<void> {
       socket: null as Socket | null,
       inbox: Buffer.alloc(0),
       waiting: [] as { n: number; sent: number; last: number }[],
+      /** Records due but not sent yet (the send period). */
+      buffered: [] as DecodedRecord[],
     };
   });
   const acks: number[] = [];
@@ -149,13 +158,15 @@ export async function generator(cfg: GenConfig): Promise<void> {
     const simNow = DAY0 + (Date.now() - wall0) * cfg.speedup;
     let done = true;
     for (const [i, d] of devices.entries()) {
-      const recs: DecodedRecord[] = [];
       while (d.next <= simNow && d.next < end) {
-        recs.push(d.v.record(d.imei, d.next));
+        d.buffered.push(d.v.record(d.imei, d.next));
         d.next += intervalMs;
       }
       if (d.next < end) done = false;
-      if (recs.length === 0) continue;
+      // The device sends what it gathered once the oldest record is a send period old (or the day ended).
+      const oldest = d.buffered[0];
+      if (!oldest || (simNow - oldest.fixTime < sendPeriodMs && d.next < end)) continue;
+      const recs = d.buffered.splice(0);
       // Codec 8E frames of at most 50 records (a device's buffer limit per frame).
       for (let k = 0; k < recs.length; k += 50) {
         const part = recs.slice(k, k + 50);

@@ -15,10 +15,11 @@ import { cpuMs, rssMb, runWaitMs, startServer } from './server-proc';
  * as `npm start` runs it (one process: gateway, pipeline, API, WebSocket; embedded PGlite, or
  * PostgreSQL when DATABASE_URL is set), fed a simulated day at accelerated time.
  *
- * N Teltonika devices (Codec 8E over real TCP, one connection each) report every `interval` simulated
- * seconds; the simulated clock runs `rate / devices * interval` times faster than the wall clock, so
- * each device sends one frame per wall second holding the records of that simulated second range
- * (fix times spread over the day: parking, idling and driving in Dubai). The load generator runs in
+ * N Teltonika devices (Codec 8E over real TCP, one connection each) take a record every `interval`
+ * simulated seconds and send what they gathered every `send-period` simulated seconds (default 60 s
+ * with a record every 10 s: Teltonika's own default on the move, so a frame carries 6 records;
+ * `--send-period 10` sends each record alone); the simulated clock runs `rate / devices * interval`
+ * times faster than the wall clock (fix times spread over the day: parking, idling and driving in Dubai). The load generator runs in
  * its own process (soak-gen.ts), so the server's CPU is measured alone (/proc/<pid>/stat). During the run
  * a WebSocket client is connected and API readers poll the live vehicle list and the engine report.
  *
@@ -41,6 +42,8 @@ const DEVICES = Math.round(num('devices', 1000));
 const HOURS = num('hours', 24);
 const INTERVAL_S = num('interval', 10);
 const RATE = num('rate', 2000);
+/** Simulated seconds a device gathers records before sending them (soak-gen.ts; 10 = a frame per record). */
+const SEND_PERIOD_S = num('send-period', 60);
 const PROBES = Math.min(5, DEVICES);
 /** `--cpu-prof DIR`: the server process writes a V8 CPU profile there when it stops. */
 const PROFILE_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
@@ -79,7 +82,7 @@ async function main(): Promise<void> {
   const dataDir = dbUrl ? null : mkdtempSync(join(tmpdir(), 'fleet-soak-'));
   const speedup = (RATE / DEVICES) * INTERVAL_S;
   console.log(
-    `bench:soak: ${DEVICES} devices every ${INTERVAL_S} s, ${HOURS} simulated h at ${Math.round(speedup)}x ` +
+    `bench:soak: ${DEVICES} devices every ${INTERVAL_S} s sending every ${SEND_PERIOD_S} s, ${HOURS} simulated h at ${Math.round(speedup)}x ` +
       `(~${RATE} records/s), ${dbUrl ? 'PostgreSQL' : 'PGlite'}, one server process`,
   );
   const storage = await openStorage(dbUrl ? { url: dbUrl, schema } : { dataDir: join(dataDir!, 'pglite') });
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
       speedup,
       hours: HOURS,
       intervalS: INTERVAL_S,
+      sendPeriodS: SEND_PERIOD_S,
       probes: PROBES,
     },
     (m) => {
@@ -246,6 +250,7 @@ async function main(): Promise<void> {
     devices: DEVICES,
     simulated_hours: HOURS,
     interval_s: INTERVAL_S,
+    send_period_s: SEND_PERIOD_S,
     records: ackedTotal,
     wall_s: Math.round(wallS),
     records_per_s: Math.round(ackedTotal / wallS),

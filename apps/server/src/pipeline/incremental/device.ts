@@ -8,7 +8,13 @@ import {
 } from '../rollups/rollups';
 import { affectedDays, defaultTripConfig, type TripDetection } from '../trips/trips';
 import { newRollupFold, rollupFoldPush, rollupFoldResult, type RollupFoldState } from './rollup-fold';
-import { newTripFold, tripFoldPush, tripFoldResult, type TripFoldState } from './trip-fold';
+import {
+  newTripFold,
+  tripFoldPush,
+  tripFoldResult,
+  tripFoldSettledKey,
+  type TripFoldState,
+} from './trip-fold';
 
 /**
  * The running state of one device in the incremental pipeline (see ../README.md):
@@ -49,8 +55,13 @@ const CHECKPOINTS = 3;
 /** Folds are kept this long past their window, so a late record within the checkpoints finds them. */
 const KEEP_AFTER_MS = (CHECKPOINTS + 1) * 3_600_000;
 
+/** Generations of fold states in this process (a new DeviceIncremental, or a rewind, takes the next). */
+let generations = 0;
+
 export class DeviceIncremental {
   private readonly rollupOpts: RollupOptions;
+  /** Changes when the state is replaced (rewind): a settled key of the old state says nothing of the new. */
+  private generation = ++generations;
   /** Days whose trips / rollups moved since `takeDirty`. */
   readonly dirtyTrips = new Set<string>();
   readonly dirtyRollups = new Set<string>();
@@ -129,6 +140,16 @@ export class DeviceIncremental {
     return f ? tripFoldResult(f, defaultTripConfig) : undefined;
   }
 
+  /**
+   * A key that stays the same while the day's trip result cannot change (trip-fold.ts,
+   * `tripFoldSettledKey`), or null when it may have: a flush skips a day whose key it wrote last.
+   */
+  tripsKey(day: string): string | null {
+    const f = this.state.trips[day];
+    const k = f ? tripFoldSettledKey(f) : null;
+    return k === null ? null : `${this.generation}|${k}`;
+  }
+
   rollups(day: string): DayRollups | undefined {
     const f = this.state.rollups[day];
     return f ? rollupFoldResult(f, this.rollupOpts) : undefined;
@@ -146,6 +167,7 @@ export class DeviceIncremental {
     const cp = this.checkpoints[k]!;
     this.checkpoints = this.checkpoints.slice(0, k);
     this.state = structuredClone(cp.state);
+    this.generation = ++generations;
     for (const d of Object.keys(this.state.trips)) this.dirtyTrips.add(d);
     for (const d of Object.keys(this.state.rollups)) this.dirtyRollups.add(d);
     return cp.t;

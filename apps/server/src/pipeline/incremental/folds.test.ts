@@ -5,7 +5,7 @@ import { addDays, localDate } from '../common/zoned-time';
 import { computeDayRollups, defaultRollupOptions, rollupWindow } from '../rollups/rollups';
 import { dayWindow, tripsForDay } from '../trips/trips';
 import { newRollupFold, rollupFoldPush, rollupFoldResult } from './rollup-fold';
-import { newTripFold, tripFoldPush, tripFoldResult } from './trip-fold';
+import { newTripFold, tripFoldPush, tripFoldResult, tripFoldSettledKey } from './trip-fold';
 import { randomStream } from './streams';
 
 /**
@@ -97,4 +97,50 @@ describe('incremental folds equal the batch computation', () => {
   it('compared non-trivial results', () => {
     for (const v of Object.values(seen)) expect(v).toBeGreaterThan(0);
   });
+});
+
+/**
+ * The flush skips a trip day while its settled key stays the same (tripFoldSettledKey): after every
+ * record of random streams, a key equal to the one last seen must mean an equal result. Also counts
+ * how often a key was there to skip with, so a key that is never given cannot pass.
+ */
+describe('the settled key of a trip fold', () => {
+  it('stands for an unchanged result, after every record of random streams', () => {
+    let skipped = 0;
+    let computed = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        fc.nat(2),
+        fc.integer({ min: 6, max: 60 }),
+        (seed, z, h) => {
+          const tz = ZONES[z % ZONES.length]!;
+          const start = Date.UTC(2026, 2, 27, 18, 0) + (seed % 5) * 3_600_000;
+          const stream = sortAndDedupe(randomStream(seed, { start, hours: h }));
+          if (stream.length === 0) return;
+          const ds = days(stream, tz);
+          const folds = new Map(ds.map((d) => [d, newTripFold(d, tz)]));
+          const last = new Map<string, { key: string; result: ReturnType<typeof tripFoldResult> }>();
+          for (const r of stream) {
+            for (const d of ds) {
+              const f = folds.get(d)!;
+              tripFoldPush(f, r);
+              const key = tripFoldSettledKey(f);
+              const prev = last.get(d);
+              if (key !== null && prev?.key === key) {
+                skipped++;
+                expect(tripFoldResult(f), `${tz} ${d} seed ${seed} at ${r.time}`).toEqual(prev.result);
+                continue;
+              }
+              computed++;
+              if (key === null) last.delete(d);
+              else last.set(d, { key, result: tripFoldResult(f) });
+            }
+          }
+        },
+      ),
+      { seed: 20261127, numRuns: 40 },
+    );
+    expect(skipped).toBeGreaterThan(computed);
+  }, 300_000);
 });

@@ -288,3 +288,47 @@ export function tripFoldResult(s0: TripFoldState, cfg: TripConfig = defaultTripC
     idles: s.idles.filter(onDay),
   };
 }
+
+/**
+ * A cheap key that stands for the fold's result while nothing still open can land on its day, or null
+ * when something can (then compute the result with `tripFoldResult`).
+ *
+ * Why it is exact: the result is the closed trips, stops and idling periods that start on the day, plus
+ * what closing the open state would add now. Closed items are append-only and never change, so the
+ * array lengths (and `hasIgnition`, which picks the mode) say which closed items there are. Every item
+ * closing would add starts at one of the times of the open state: a candidate's first record, the
+ * previous trip's end (the stop before it), a record after the candidate, the open idling period, or a
+ * record the sanity stream still holds (whose ignition reading can also turn the mode). When all of those lie before the day or after it, no added item
+ * is on the day, and two equal keys mean two equal results. A flush (service/incremental-results.ts)
+ * then skips the day without building its trips (the day before and the day after the current one are
+ * such days nearly all the time: a record feeds three trip windows). The key does not see a rewind to
+ * a checkpoint; the caller adds the state's generation (device.ts).
+ */
+export function tripFoldSettledKey(s: TripFoldState, cfg: TripConfig = defaultTripConfig): string | null {
+  let min = Infinity;
+  let max = -Infinity;
+  const see = (t: number) => {
+    if (t < min) min = t;
+    if (t > max) max = t;
+  };
+  for (const m of [s.ign, s.mot]) {
+    if (m.cand) {
+      see(m.cand.first.time);
+      see(m.cand.last.time);
+      const prev = m.trips[m.trips.length - 1];
+      if (prev) see(prev.endTime);
+    }
+    for (const a of m.after) see(a.time);
+  }
+  if (s.idleOpen) {
+    see(s.idleOpen.start.time);
+    see(s.idleOpen.last.time);
+  }
+  for (const r of s.sanity.v) see(r.time);
+  if (s.prev) see(s.prev.time);
+  if (min !== Infinity && min < s.dayEnd && max >= s.dayStart) return null;
+  // The mode of the result: a held record with an ignition reading turns it to 'ignition' as well.
+  const ignition =
+    s.hasIgnition || sanityTail(s.sanity, cfg.sanity).some((r) => recordIgnition(r) !== undefined);
+  return `${ignition ? 1 : 0}|${s.ign.trips.length}|${s.ign.stops.length}|${s.mot.trips.length}|${s.mot.stops.length}|${s.idles.length}`;
+}

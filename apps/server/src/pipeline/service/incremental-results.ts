@@ -33,7 +33,10 @@ interface IncDevice {
   pending: PositionRecord[];
   /** Earliest late record within the horizon since the last flush (the flush rebuilds the folds). */
   lateFrom: number | null;
-  /** JSON of the last written result per 'trips|day' / 'rollups|day' (writes only what changed). */
+  /**
+   * Per 'trips|day': the settled key (DeviceIncremental.tripsKey) of the trips last written while the
+   * day could not change any more; a flush skips the day while the key stays the same.
+   */
   written: Map<string, string>;
 }
 
@@ -165,22 +168,36 @@ export class IncrementalResults {
       if (dev) devices.push(dev);
     }
     this.dirtyDevices.clear();
-    // Devices first seen, or with late records within the horizon: (re)build their folds.
-    for (const dev of devices) if (!dev.inc || dev.lateFrom !== null) await this.rebuild(dev);
+    const slice = timeSlicer();
+    // Devices first seen, or with late records within the horizon: (re)build their folds. On PGlite a
+    // query resolves without a turn of the event loop, so the 1,000 reads of a start-up's first flush
+    // held the loop (and every device's ACK) for seconds: the slicer lets it turn between devices.
+    for (const dev of devices) {
+      if (!dev.inc || dev.lateFrom !== null) {
+        await slice();
+        await this.rebuild(dev);
+      }
+    }
     const tripWrites: { ref: DeviceRef; date: string; detection: TripDetection }[] = [];
     const rollupWrites: { ref: DeviceRef; day: DayRollups }[] = [];
     const violationDays = new Map<string, Set<string>>();
-    const slice = timeSlicer();
+    /** Trips built for this flush, by 'device|day' (the rollups count them too). */
+    const built = new Map<string, TripDetection>();
     for (const dev of devices) {
       await slice();
       const inc = dev.inc;
       if (!inc) continue;
       for (const day of inc.dirtyTrips) {
+        // A day whose result cannot have changed since it was written is skipped without building it
+        // (the days before and after the current one, nearly always). The others are sent whole and
+        // write-changed.ts writes the rows that differ.
+        const key = inc.tripsKey(day);
+        if (key !== null && dev.written.get(`trips|${day}`) === key) continue;
         const det = inc.trips(day);
         if (!det) continue;
-        const sig = JSON.stringify(det);
-        if (dev.written.get(`trips|${day}`) === sig) continue;
-        dev.written.set(`trips|${day}`, sig);
+        if (key === null) dev.written.delete(`trips|${day}`);
+        else dev.written.set(`trips|${day}`, key);
+        built.set(`${dev.ref.deviceUuid}|${day}`, det);
         tripWrites.push({ ref: dev.ref, date: day, detection: det });
       }
       inc.dirtyTrips.clear();
@@ -209,16 +226,18 @@ export class IncrementalResults {
       await slice();
       const dev = this.inc.get(w.ref.deviceUuid)!;
       const day = w.day.daily.date;
-      const dayTrips = dev.inc?.trips(day)?.trips ?? (await this.oracleTrips(w.ref.deviceUuid, day)).trips;
+      const dayTrips =
+        built.get(`${w.ref.deviceUuid}|${day}`)?.trips ??
+        dev.inc?.trips(day)?.trips ??
+        (await this.oracleTrips(w.ref.deviceUuid, day)).trips;
       const computed = withCounts(
         w.day,
         dayTrips,
         (violations.get(`${w.ref.vehicleUuid}|${day}`) ?? []).map((time) => ({ time })),
         opts,
       );
-      const sig = JSON.stringify(computed);
-      if (dev.written.get(`rollups|${day}`) === sig) continue;
-      dev.written.set(`rollups|${day}`, sig);
+      // A dirty vehicle-day took a record, so its rows moved: sent as they are, and write-changed.ts
+      // writes the hours that differ (no signature of the whole day is built here any more).
       finalRollups.push({
         ref: { companyUuid: w.ref.companyUuid, vehicleUuid: w.ref.vehicleUuid! },
         day: computed,
@@ -230,10 +249,6 @@ export class IncrementalResults {
       } catch (err) {
         // Written again by the next flush (the signatures must not claim what is not stored).
         for (const w of tripWrites) this.inc.get(w.ref.deviceUuid)?.written.delete(`trips|${w.date}`);
-        for (const w of finalRollups) {
-          for (const dev of devices)
-            if (dev.ref.vehicleUuid === w.ref.vehicleUuid) dev.written.delete(`rollups|${w.day.daily.date}`);
-        }
         for (const dev of devices) this.dirtyDevices.add(dev.ref.deviceUuid);
         throw err;
       }
@@ -241,12 +256,9 @@ export class IncrementalResults {
     for (const dev of devices) {
       await slice();
       if (!dev.inc) continue;
-      const before = new Set([...Object.keys(dev.inc.state.trips), ...Object.keys(dev.inc.state.rollups)]);
+      const before = Object.keys(dev.inc.state.trips);
       dev.inc.prune();
-      for (const d of before) {
-        if (!(d in dev.inc.state.trips)) dev.written.delete(`trips|${d}`);
-        if (!(d in dev.inc.state.rollups)) dev.written.delete(`rollups|${d}`);
-      }
+      for (const d of before) if (!(d in dev.inc.state.trips)) dev.written.delete(`trips|${d}`);
     }
   }
 
@@ -427,7 +439,6 @@ export class IncrementalResults {
         { companyUuid: ref.companyUuid, vehicleUuid: ref.vehicleUuid },
         computed,
       );
-      dev?.written.delete(`rollups|${day}`);
     }
   }
 }
