@@ -33,11 +33,27 @@ export async function startDemoFleet(opts: {
   if (opts.ports.ruptela !== undefined) ports.ruptela = opts.ports.ruptela;
   if (opts.ports.gosafe !== undefined) ports.gosafe = opts.ports.gosafe;
   if (opts.ports.istartek !== undefined) ports.istartek = opts.ports.istartek;
-  const devices = rows
-    .filter((r) => ports[r.type as SimProtocol] !== undefined)
-    .filter((_, i) => !opts.share || i % opts.share.of === opts.share.index)
-    .map((r) => ({ imei: r.imei, protocol: r.type as SimProtocol }));
+  const devices: { imei: string; protocol: SimProtocol; from?: { latitude: number; longitude: number } }[] =
+    rows
+      .filter((r) => ports[r.type as SimProtocol] !== undefined)
+      .filter((_, i) => !opts.share || i % opts.share.of === opts.share.index)
+      .map((r) => ({ imei: r.imei, protocol: r.type as SimProtocol }));
   if (devices.length === 0) return null;
+  // Each vehicle goes on from where its tracker last reported (the seeded history's depot bay), not
+  // from a random point of a route that may lie in another city. bench:demo's virtual day starts before
+  // any stored history and keeps the routes as they were.
+  if (!opts.virtualDay) {
+    const last = await opts.db.query<{ imei: string; latitude: number; longitude: number }>(
+      `SELECT d.imei, l.latitude, l.longitude FROM latest_locations l JOIN devices d ON d.id = l.device_id
+       WHERE d.imei = ANY($1::text[]) AND l.latitude IS NOT NULL AND l.longitude IS NOT NULL`,
+      [devices.map((d) => d.imei)],
+    );
+    const at = new Map(last.map((r) => [r.imei, { latitude: r.latitude, longitude: r.longitude }]));
+    for (const d of devices) {
+      const from = at.get(d.imei);
+      if (from) d.from = from;
+    }
+  }
   opts.log?.(`simulator: ${devices.length} demo devices driving against the gateway`);
   return startSimulatedFleet({
     devices,

@@ -3,7 +3,8 @@ import { SimDevice, type SimProtocol } from './device';
 import { VirtualVehicle } from './vehicle';
 
 export interface SimulatedFleetOptions {
-  devices: readonly { imei: string; protocol: SimProtocol }[];
+  /** `from`: where the device last reported (the vehicle leaves from there; see VirtualVehicle). */
+  devices: readonly { imei: string; protocol: SimProtocol; from?: { latitude: number; longitude: number } }[];
   host?: string;
   /** Gateway port per protocol (the simulator only starts devices whose protocol has a port). */
   ports: Partial<Record<SimProtocol, number>>;
@@ -59,6 +60,7 @@ export function startSimulatedFleet(options: SimulatedFleetOptions): SimulatedFl
       d.imei,
       (seed * 7919 + i * 104_729) >>> 0,
       simRoutes[(seed + i) % simRoutes.length],
+      d.from,
     );
     const device = new SimDevice({
       imei: d.imei,

@@ -11,7 +11,7 @@ import {
   encodeTeltonikaImei,
   IO,
 } from '@fleet/device-protocols';
-import { VirtualVehicle } from './vehicle';
+import { VirtualVehicle, routeFrom } from './vehicle';
 import { simRoutes, distanceMeters } from './routes';
 import { simulatedImei } from './fleet';
 import { SimDevice } from './device';
@@ -86,6 +86,43 @@ describe('virtual vehicle', () => {
       prev = cur;
     }
     expect(moved).toBeGreaterThan(0);
+  });
+});
+
+describe('a vehicle that goes on from its last stored position', () => {
+  // A depot bay in Abu Dhabi (the demo's history parks vehicles there at the end of the day).
+  const depot = { latitude: 24.4672, longitude: 54.3712 };
+
+  it('starts there, parked, on the nearest bundled route with the depot as its first stop', () => {
+    const route = routeFrom(depot);
+    expect(route.city).toBe('Abu Dhabi');
+    expect(route.points[0]).toEqual([depot.latitude, depot.longitude]);
+    expect(route.stops[0]).toBe(0);
+    const v = new VirtualVehicle('350000000000001', 11, simRoutes[0], depot);
+    expect([v.state.latitude, v.state.longitude]).toEqual([depot.latitude, depot.longitude]);
+    expect(v.state.phase).toBe('parked');
+    expect(v.state.ignition).toBe(false);
+  });
+
+  it('drives out without a jump, stays in its city, and comes back past the depot', () => {
+    const v = new VirtualVehicle('350000000000001', 11, simRoutes[0], depot);
+    let prev: [number, number] = [v.state.latitude, v.state.longitude];
+    let left = false;
+    let back = false;
+    let farthest = 0;
+    for (let i = 0; i < 20_000; i++) {
+      v.step(5000);
+      const cur: [number, number] = [v.state.latitude, v.state.longitude];
+      expect(distanceMeters(prev, cur)).toBeLessThan(300); // < 216 km/h over 5 s
+      const away = distanceMeters([depot.latitude, depot.longitude], cur);
+      farthest = Math.max(farthest, away);
+      if (away > 1000) left = true;
+      if (left && away < 50) back = true;
+      prev = cur;
+    }
+    expect(left).toBe(true);
+    expect(back).toBe(true);
+    expect(farthest).toBeLessThan(40_000); // Abu Dhabi, not Dubai (130 km away)
   });
 });
 

@@ -55,10 +55,19 @@ export class VirtualVehicle {
     readonly imei: string,
     seed: number,
     route?: SimRoute,
+    /**
+     * Where the vehicle's tracker last reported (the demo's stored history ends at each vehicle's depot
+     * bay). Given, the vehicle starts there, parked, and its route is the bundled one nearest to it with
+     * this point in front, so it drives out to the route, along it and back: the live track goes on
+     * from the stored one instead of jumping to a route elsewhere (a straight line across the map in
+     * route history, Dubai to Abu Dhabi for some demo vehicles).
+     */
+    from?: { latitude: number; longitude: number },
   ) {
     this.prng = createPrng(seed);
-    this.route = route ?? simRoutes[this.prng.int(0, simRoutes.length - 1)]!;
-    this.seg = this.prng.int(0, this.route.points.length - 2);
+    const picked = route ?? simRoutes[this.prng.int(0, simRoutes.length - 1)]!;
+    this.route = from ? routeFrom(from) : picked;
+    this.seg = from ? 0 : this.prng.int(0, this.route.points.length - 2);
     const p = this.route.points[this.seg]!;
     this.cruise = this.route.speedLimit * (0.6 + this.prng.next() * 0.3);
     this.state = {
@@ -79,6 +88,7 @@ export class VirtualVehicle {
       output2: false,
       immobilized: false,
     };
+    if (from) this.state.phase = 'parked';
     this.state.ignition = this.state.phase !== 'parked';
     this.phaseLeftMs = this.prng.int(30, 300) * 1000;
   }
@@ -210,4 +220,23 @@ export class VirtualVehicle {
       io,
     };
   }
+}
+
+/**
+ * The bundled route nearest to `from` (by its nearer end), driven from `from`: `from` becomes the first
+ * point and a stop (the depot), then the route from that end on.
+ */
+export function routeFrom(from: { latitude: number; longitude: number }): SimRoute {
+  const here: readonly [number, number] = [from.latitude, from.longitude];
+  let best = { route: simRoutes[0]!, reversed: false, d: Infinity };
+  for (const route of simRoutes) {
+    const first = distanceMeters(here, route.points[0]!);
+    const last = distanceMeters(here, route.points[route.points.length - 1]!);
+    if (first < best.d) best = { route, reversed: false, d: first };
+    if (last < best.d) best = { route, reversed: true, d: last };
+  }
+  const n = best.route.points.length;
+  const points = best.reversed ? [...best.route.points].reverse() : [...best.route.points];
+  const stops = best.route.stops.map((i) => (best.reversed ? n - 1 - i : i) + 1);
+  return { ...best.route, points: [here, ...points], stops: [0, ...stops].sort((a, b) => a - b) };
 }
