@@ -93,15 +93,13 @@ describe('a vehicle that goes on from its last stored position', () => {
   // A depot bay in Abu Dhabi (the demo's history parks vehicles there at the end of the day).
   const depot = { latitude: 24.4672, longitude: 54.3712 };
 
-  it('starts there, parked, on the nearest bundled route with the depot as its first stop', () => {
+  it('starts there, on the nearest bundled route with the depot as its first stop', () => {
     const route = routeFrom(depot);
     expect(route.city).toBe('Abu Dhabi');
     expect(route.points[0]).toEqual([depot.latitude, depot.longitude]);
     expect(route.stops[0]).toBe(0);
     const v = new VirtualVehicle('350000000000001', 11, simRoutes[0], depot);
     expect([v.state.latitude, v.state.longitude]).toEqual([depot.latitude, depot.longitude]);
-    expect(v.state.phase).toBe('parked');
-    expect(v.state.ignition).toBe(false);
   });
 
   it('drives out without a jump, stays in its city, and comes back past the depot', () => {

@@ -57,7 +57,7 @@ export class VirtualVehicle {
     route?: SimRoute,
     /**
      * Where the vehicle's tracker last reported (the demo's stored history ends at each vehicle's depot
-     * bay). Given, the vehicle starts there, parked, and its route is the bundled one nearest to it with
+     * bay). Given, the vehicle starts there (most drive out at once, as without it) and its route is the bundled one nearest to it with
      * this point in front, so it drives out to the route, along it and back: the live track goes on
      * from the stored one instead of jumping to a route elsewhere (a straight line across the map in
      * route history, Dubai to Abu Dhabi for some demo vehicles).
@@ -88,7 +88,6 @@ export class VirtualVehicle {
       output2: false,
       immobilized: false,
     };
-    if (from) this.state.phase = 'parked';
     this.state.ignition = this.state.phase !== 'parked';
     this.phaseLeftMs = this.prng.int(30, 300) * 1000;
   }

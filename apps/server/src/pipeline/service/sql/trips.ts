@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../storage/db';
-import type { TripDetection } from '../../trips/trips';
+import type { Trip, TripDetection } from '../../trips/trips';
 import { writeChangedTrips, type WriteBatch } from '../../incremental/write-changed';
 import type { VehicleRow } from './results';
 
@@ -45,11 +45,6 @@ export async function writeTripDays(
     dist: [] as number[],
     data: [] as string[],
   };
-  const place = (p: { lat: number; lon: number }) => ({
-    latitude: p.lat,
-    longitude: p.lon,
-    address: null,
-  });
   for (const { ref, date, detection: det } of trips) {
     const dev = devices.get(ref.deviceUuid);
     if (!dev) throw new Error(`Unknown device ${ref.deviceUuid}`);
@@ -57,29 +52,77 @@ export async function writeTripDays(
     del.dev.push(dev.id);
     del.day.push(date);
     for (const [k, t] of det.trips.entries()) {
-      const data = {
-        day: date,
-        device_imei: dev.imei,
-        start_location: place(t.start),
-        end_location: place(t.end),
-        distance_km: Math.round(t.distanceM) / 1000,
-        distance_source: t.distanceSource,
-        duration_seconds: Math.round(t.durationS),
-        max_speed: t.maxSpeedKmh,
-        average_speed: t.avgSpeedKmh,
-        idle_seconds: Math.round(t.idleS),
-        fuel_used_litres: null,
-        ...(k === 0 ? { stops: det.stops, idles: det.idles } : {}),
-      };
+      const json = tripRowJson(t, date, dev.imei, k === 0 ? det : undefined);
       ins.company.push(dev.company_id);
       ins.vehicle.push(vehicleId);
       ins.dev.push(dev.id);
       ins.start.push(t.startTime);
       ins.end.push(t.endTime);
       ins.dist.push(t.distanceM);
-      ins.data.push(JSON.stringify(data));
+      ins.data.push(json);
     }
   }
   // Only the rows that changed are written (incremental/write-changed.ts).
   await writeChangedTrips(db, del, ins, batch);
+}
+
+/**
+ * JSON of a trip row's fields and of stops / idling periods, cached per object: a flush sends the whole
+ * day of every device that moved, and the closed trips, stops and idling periods of the day are the
+ * same objects flush after flush (the folds never change them; incremental/trip-fold.ts), so only the
+ * open trip and what closed since are stringified. Without it the text built per flush grew with the
+ * day's trips: part of the cost per record that rose through bench:soak's day.
+ */
+const tripJsonCache = new WeakMap<Trip, { date: string; imei: string; json: string }>();
+const itemJsonCache = new WeakMap<object, string>();
+
+const place = (p: { lat: number; lon: number }) => ({ latitude: p.lat, longitude: p.lon, address: null });
+
+/**
+ * The `data` of a trip row: the contract fields with the device-day; the day's first row also carries
+ * its stops and idling periods (`first`), as its last two keys.
+ */
+export function tripRowJson(
+  t: Trip,
+  date: string,
+  imei: string,
+  first?: Pick<TripDetection, 'stops' | 'idles'>,
+): string {
+  const json = tripJson(t, date, imei);
+  return first
+    ? `${json.slice(0, -1)},"stops":${listJson(first.stops)},"idles":${listJson(first.idles)}}`
+    : json;
+}
+
+function tripJson(t: Trip, date: string, imei: string): string {
+  const hit = tripJsonCache.get(t);
+  if (hit && hit.date === date && hit.imei === imei) return hit.json;
+  const json = JSON.stringify({
+    day: date,
+    device_imei: imei,
+    start_location: place(t.start),
+    end_location: place(t.end),
+    distance_km: Math.round(t.distanceM) / 1000,
+    distance_source: t.distanceSource,
+    duration_seconds: Math.round(t.durationS),
+    max_speed: t.maxSpeedKmh,
+    average_speed: t.avgSpeedKmh,
+    idle_seconds: Math.round(t.idleS),
+    fuel_used_litres: null,
+  });
+  tripJsonCache.set(t, { date, imei, json });
+  return json;
+}
+
+function listJson(items: readonly object[]): string {
+  let out = '[';
+  for (const [i, x] of items.entries()) {
+    let json = itemJsonCache.get(x);
+    if (json === undefined) {
+      json = JSON.stringify(x);
+      itemJsonCache.set(x, json);
+    }
+    out += i === 0 ? json : `,${json}`;
+  }
+  return `${out}]`;
 }
