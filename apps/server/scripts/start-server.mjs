@@ -15,6 +15,13 @@
 // Memory at rest (package.json's `start` sets these before node starts, as glibc reads them once):
 // - MALLOC_ARENA_MAX=2: worker threads share two malloc arenas instead of one each (~10 MB less).
 // - --expose-gc: main.ts collects the embedded database's first instance after migrating and seeding.
+// - --max-semi-space-size=16 --heap-growing-percent=30 (issue 13, bench:soak with 1,000 devices on
+//   PGlite): the live heap was ~150 MB, but V8 let the old generation grow to ~560 MB of garbage
+//   before a full collection (RSS 610-740 MB in the first hours, 1.2-1.6 GB by the evening), fed by
+//   records and flush results promoted out of a 4 MB young generation while they waited for a
+//   query. A 16 MB young generation lets them die young, and the old generation is collected at 1.3x
+//   of what was live: RSS 388-475 MB over the same hours at the same CPU per record (0.233-0.235 ms).
+//   Before: --max-semi-space-size=4 and V8's own growing factor.
 // Tried and left out: MALLOC_MMAP_THRESHOLD_=32768 took another 40-50 MB off (compiling PGlite's
 // WebAssembly leaves the heap fragmented with free 32-64 KB blocks) but cost ~12 % more CPU per
 // location-history page; at rest the server is well under its 250 MB goal without it.

@@ -8,7 +8,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The server as `npm start` runs it (apps/server scripts/start-server.mjs: the esbuild bundle in the
- * same process, MALLOC_ARENA_MAX=2, --max-semi-space-size=4), ready once its HTTP port answers.
+ * same process, MALLOC_ARENA_MAX=2, --max-semi-space-size=16 --heap-growing-percent=30), ready once its
+ * HTTP port answers.
  */
 export async function startServer(
   profileDir: string | undefined,
@@ -18,7 +19,8 @@ export async function startServer(
   const child = spawn(
     process.execPath,
     [
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=16',
+      '--heap-growing-percent=30',
       '--expose-gc',
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       // BENCH_NODE_FLAGS='--trace-gc --heapsnapshot-signal=SIGUSR2': extra V8/node flags for a look inside.
