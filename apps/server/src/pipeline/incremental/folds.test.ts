@@ -144,3 +144,26 @@ describe('the settled key of a trip fold', () => {
     expect(skipped).toBeGreaterThan(computed);
   }, 300_000);
 });
+
+describe('what a trip fold keeps', () => {
+  it('only closed items of its own day, and the last trip (the stop before the next one starts at its end)', () => {
+    const tz = 'Asia/Dubai';
+    let kept = 0;
+    for (const seed of [5, 21, 77]) {
+      const stream = sortAndDedupe(randomStream(seed, { start: Date.UTC(2026, 2, 27, 18, 0), hours: 72 }));
+      const ds = days(stream, tz);
+      const folds = ds.map((d) => newTripFold(d, tz));
+      for (const r of stream) for (const f of folds) tripFoldPush(f, r);
+      for (const f of folds) {
+        const on = (x: { startTime: number }) => x.startTime >= f.dayStart && x.startTime < f.dayEnd;
+        for (const m of [f.ign, f.mot]) {
+          expect(m.stops.every(on)).toBe(true);
+          expect(m.trips.slice(0, -1).every(on)).toBe(true);
+          kept += m.trips.length + m.stops.length;
+        }
+        expect(f.idles.every(on)).toBe(true);
+      }
+    }
+    expect(kept).toBeGreaterThan(0);
+  });
+});

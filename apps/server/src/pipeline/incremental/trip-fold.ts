@@ -154,8 +154,24 @@ function buildTrip(t: Totals): Trip {
   };
 }
 
-/** Closes the candidate: it ends at the first record after its last active one when no gap lies between. */
-function closeCandidate(m: ModeState, cfg: TripConfig): void {
+/** The fold's own day (items that start outside it never show in its result). */
+interface Day {
+  readonly dayStart: number;
+  readonly dayEnd: number;
+}
+const onDayOf = (d: Day, startTime: number) => startTime >= d.dayStart && startTime < d.dayEnd;
+
+/**
+ * Closes the candidate: it ends at the first record after its last active one when no gap lies between.
+ *
+ * A fold's window reaches 24 h past both ends of its day, so without care each trip, stop and idling
+ * period of a day was kept by three folds (the day before's, its own and the next day's) in two modes:
+ * the state of 1,000 devices in bench:soak grew through the day to ~40 KB each, and the hourly
+ * checkpoints with it. A closed item that does not start on the fold's day never shows in its result
+ * (`tripFoldResult` filters by day) and is never read again, except the last trip (the stop before the
+ * next trip starts at its end): those are not kept.
+ */
+function closeCandidate(m: ModeState, cfg: TripConfig, day: Day): void {
   const cand = m.cand;
   if (!cand) return;
   const endRec = m.after[0];
@@ -166,7 +182,7 @@ function closeCandidate(m: ModeState, cfg: TripConfig): void {
     const prev = m.trips[m.trips.length - 1];
     if (prev) {
       const ms = trip.startTime - prev.endTime;
-      if (ms >= cfg.minParkingS * 1000) {
+      if (ms >= cfg.minParkingS * 1000 && onDayOf(day, prev.endTime)) {
         m.stops.push({
           deviceId: trip.deviceId,
           startTime: prev.endTime,
@@ -176,6 +192,7 @@ function closeCandidate(m: ModeState, cfg: TripConfig): void {
         });
       }
     }
+    if (prev && !onDayOf(day, prev.startTime)) m.trips.pop();
     m.trips.push(trip);
   }
   m.cand = null;
@@ -189,6 +206,7 @@ function stepMode(
   prev: PositionRecord | null,
   active: boolean,
   cfg: TripConfig,
+  day: Day,
 ): void {
   const maxGapMs = cfg.maxGapS * 1000;
   const gap = prev ? r.time - prev.time : Infinity;
@@ -207,7 +225,7 @@ function stepMode(
         m.afterGapFree = true;
         return;
       }
-      closeCandidate(m, cfg);
+      closeCandidate(m, cfg, day);
     }
     m.cand = startTotals(r);
     return;
@@ -216,13 +234,13 @@ function stepMode(
   m.after.push(r);
   if (gap > maxGapMs) m.afterGapFree = false;
   // No later run can merge any more: close now (the trip's end is already known).
-  if (!m.afterGapFree || r.time - m.cand.last.time >= cfg.minParkingS * 1000) closeCandidate(m, cfg);
+  if (!m.afterGapFree || r.time - m.cand.last.time >= cfg.minParkingS * 1000) closeCandidate(m, cfg, day);
 }
 
 function stepAccepted(s: TripFoldState, r: PositionRecord, cfg: TripConfig): void {
   if (!s.hasIgnition && recordIgnition(r) !== undefined) s.hasIgnition = true;
-  stepMode(s.ign, r, s.prev, recordIgnition(r) === true, cfg);
-  stepMode(s.mot, r, s.prev, r.speed >= cfg.movingSpeedKmh, cfg);
+  stepMode(s.ign, r, s.prev, recordIgnition(r) === true, cfg, s);
+  stepMode(s.mot, r, s.prev, r.speed >= cfg.movingSpeedKmh, cfg, s);
   // Idling (detectIdles): ignition on and not moving, independent of the mode.
   const maxGapMs = cfg.maxGapS * 1000;
   const idle = recordIgnition(r) === true && r.speed < cfg.movingSpeedKmh;
@@ -240,7 +258,7 @@ function stepAccepted(s: TripFoldState, r: PositionRecord, cfg: TripConfig): voi
 
 function pushIdle(s: TripFoldState, start: PositionRecord, endTime: number, cfg: TripConfig): void {
   const ms = endTime - start.time;
-  if (ms < cfg.minIdleS * 1000) return;
+  if (ms < cfg.minIdleS * 1000 || !onDayOf(s, start.time)) return; // off the day: never in the result
   s.idles.push({
     deviceId: start.deviceId,
     startTime: start.time,
@@ -277,7 +295,7 @@ export function tripFoldResult(s0: TripFoldState, cfg: TripConfig = defaultTripC
   const mode: 'ignition' | 'motion' =
     cfg.mode === 'auto' ? (s.hasIgnition ? 'ignition' : 'motion') : cfg.mode;
   const m = mode === 'ignition' ? s.ign : s.mot;
-  closeCandidate(m, cfg);
+  closeCandidate(m, cfg, s);
   if (s.idleOpen) pushIdle(s, s.idleOpen.start, s.idleOpen.last.time, cfg);
   const onDay = <T extends { startTime: number }>(x: T) =>
     x.startTime >= s.dayStart && x.startTime < s.dayEnd;
@@ -330,5 +348,8 @@ export function tripFoldSettledKey(s: TripFoldState, cfg: TripConfig = defaultTr
   // The mode of the result: a held record with an ignition reading turns it to 'ignition' as well.
   const ignition =
     s.hasIgnition || sanityTail(s.sanity, cfg.sanity).some((r) => recordIgnition(r) !== undefined);
-  return `${ignition ? 1 : 0}|${s.ign.trips.length}|${s.ign.stops.length}|${s.mot.trips.length}|${s.mot.stops.length}|${s.idles.length}`;
+  // Closed items on the day are append-only (off-day ones are dropped or never kept), so their counts
+  // say which there are.
+  const on = (xs: readonly { startTime: number }[]) => xs.filter((x) => onDayOf(s, x.startTime)).length;
+  return `${ignition ? 1 : 0}|${on(s.ign.trips)}|${on(s.ign.stops)}|${on(s.mot.trips)}|${on(s.mot.stops)}|${on(s.idles)}`;
 }
