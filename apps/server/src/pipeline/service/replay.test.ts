@@ -12,6 +12,7 @@ import { loadSalik } from '../salik/load';
 import type { LocationBatchMessage } from './ports';
 import { PipelineService } from './service';
 import { SqlPipelineStore } from './sql-store';
+import { storedLocation } from './test-messages';
 
 /**
  * Records run through the engines twice must not store their events twice (scale-out, issue 9).
@@ -114,15 +115,7 @@ async function drive(v: Awaited<ReturnType<typeof vehicle>>, t0: number) {
     companyUuid: ids.companyUuid,
     deviceUuid: v.device.uuid,
     vehicleUuid: v.vehicle.uuid,
-    records: part.map((r) => ({
-      fixTime: new Date(r.time).toISOString(),
-      latitude: r.lat,
-      longitude: r.lon,
-      speed: r.speed,
-      ignition: r.io?.[239] === 1,
-      ioElements: r.io ?? {},
-      valid: true,
-    })),
+    records: part.map(storedLocation),
   });
   return [batch(records.slice(0, 12)), batch(records.slice(12, 30)), batch(records.slice(30))] as const;
 }
