@@ -77,7 +77,13 @@ test('a link to one vehicle on the live map opens on that vehicle, not on the wh
   const list = page.getByRole('listbox', { name: 'Vehicles beside the map' });
   const last = list.getByRole('option').last();
   const plate = (await last.locator('[data-slot="fleet-list-plate"]').innerText()).trim();
-  await last.click();
+  // The option of that plate, not `last` again: the Live tab's list changes as vehicles stop and go,
+  // and a lazy `last()` clicked whichever vehicle was last by then (a CI failure on a loaded machine).
+  const exact = new RegExp(`^${plate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await list
+    .getByRole('option')
+    .filter({ has: page.locator('[data-slot="fleet-list-plate"]', { hasText: exact }) })
+    .click();
   const url = page.url();
   // Opened afresh from its link, with the whole fleet fitted before in this tab: the map is on the vehicle
   // and its card is open over it, inside the map.

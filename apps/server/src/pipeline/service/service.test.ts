@@ -159,6 +159,33 @@ describe('PipelineService (simulated vehicle, in-process bus)', () => {
     );
   });
 
+  it('a vehicle added while the company is cached is named by its plate in its first alerts', async () => {
+    const now = { t: T0 };
+    const { store, bus, stop, errors } = setup(now);
+    await upload(bus, store, route().slice(0, 10)); // the company's setup is read and cached
+    // An admin adds a vehicle with a new device; its first drive comes before the minute's reload.
+    const setupNow = store.setups.get(C)!;
+    store.setups.set(C, {
+      ...setupNow,
+      vehicles: [...setupNow.vehicles, { vehicleId: 'vehicle-2', plate: 'K 777' }],
+    });
+    const records = route().map((r) => ({ ...r, deviceId: 'device-2', vehicleId: 'vehicle-2' }));
+    for (let i = 0; i < records.length; i += 30) {
+      const chunk = records.slice(i, i + 30);
+      store.addLocations('device-2', chunk);
+      await bus.publish(subjects.locations(C, 'device-2'), {
+        companyUuid: C,
+        deviceUuid: 'device-2',
+        vehicleUuid: 'vehicle-2',
+        records: chunk.map(stored),
+      } satisfies LocationBatchMessage);
+    }
+    stop();
+    expect(errors).toEqual([]);
+    const overspeed = store.notifications.find((n) => n.userUuid === 'user-en' && n.type === 'overspeed')!;
+    expect(overspeed.message).toBe('K 777 drove over the 100 km/h limit for 2 min, at up to 130 km/h.');
+  });
+
   it('flush computes the trip and the rollups from stored records; a replayed batch changes nothing', async () => {
     const now = { t: T0 };
     const { store, bus, service, stop } = setup(now);

@@ -88,6 +88,12 @@ export class PipelineService {
   private readonly now: () => number;
   private readonly salik: SalikDetector;
   private readonly companies = new Map<string, Promise<CompanyRuntime>>();
+  /**
+   * Vehicles a batch named that the company's cached setup did not hold, and when the setup was read
+   * again for them: at most once a minute per vehicle (one deleted meanwhile must not reload the
+   * company on every batch).
+   */
+  private readonly unknownVehicles = new Map<string, number>();
   private readonly sanity = new Map<string, LiveSanityState>();
   private readonly lastTime = new Map<string, number>();
   /** Last known scheduled-trip instances (a view: the stored rows are the state, see tick()). */
@@ -197,7 +203,18 @@ export class PipelineService {
 
   /** Processes one stored batch of one device. Returns what it produced (used by tests and logs). */
   async handleBatch(msg: LocationBatchMessage): Promise<{ alerts: AlertRecord[]; notifications: number }> {
-    const rt = await this.company(msg.companyUuid);
+    let rt = await this.company(msg.companyUuid);
+    if (msg.vehicleUuid && !rt.vehicles.has(msg.vehicleUuid)) {
+      // A vehicle added since the setup was read (the minute's reload has not come yet): read it again
+      // now, or its first alerts would name the vehicle by its uuid instead of its plate (seen in the
+      // e2e run: "1a77aa6e-...: the driver pressed the emergency button.").
+      const tried = this.unknownVehicles.get(msg.vehicleUuid);
+      if (tried === undefined || this.now() - tried >= 60_000) {
+        this.unknownVehicles.set(msg.vehicleUuid, this.now());
+        this.reloadCompany(msg.companyUuid);
+        rt = await this.company(msg.companyUuid);
+      }
+    } else if (msg.vehicleUuid && this.unknownVehicles.size > 0) this.unknownVehicles.delete(msg.vehicleUuid);
     const ref: DeviceRef = {
       companyUuid: msg.companyUuid,
       deviceUuid: msg.deviceUuid,
