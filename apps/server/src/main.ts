@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     dataDir: config.DATABASE_URL ? undefined : join(config.DATA_DIR, 'pglite'),
     schema: config.DATABASE_SCHEMA,
     pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
+    pgliteThread: config.PGLITE_THREAD,
   };
   if (!PREPARE_ONLY && storageOptions.dataDir && !existsSync(join(storageOptions.dataDir, 'PG_VERSION'))) {
     if (config.FLEET_SEED_DEMO && config.FLEET_DEMO_HISTORY_DAYS > 0)

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { websocketUrl } from '@fleet/api-client';
 import { encodeTeltonikaAvl, encodeTeltonikaImei, type DecodedRecord } from '@fleet/device-protocols';
 import type { Queryable } from '../storage/db';
+import { SERVER_V8_FLAGS } from '../config/node-flags';
 import { hashToken, newToken } from '../auth/crypto';
 
 /**
@@ -41,11 +42,16 @@ export function spawnNode(
   env: Record<string, string>,
   opts: { timeoutMs?: number; echo?: (line: string) => void } = {},
 ): Promise<NodeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', MAIN], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, NODE_NAME: name, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // The GC settings of `npm start` (config/node-flags.ts): the roles carry the same load, in parts.
+  const child = spawn(
+    process.execPath,
+    [...SERVER_V8_FLAGS, '--import', 'tsx', '--conditions=source', MAIN],
+    {
+      cwd: SERVER_DIR,
+      env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_NAME: name, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output: string[] = [];
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return new Promise((resolve, reject) => {

@@ -38,6 +38,11 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(kB|MB|GB)$/, 'must look like 32MB')
     .default('16MB'),
+  /**
+   * Embedded PGlite on its own thread (storage/pglite-thread.ts), so a long statement never holds the
+   * gateway's ACKs and the API; `off` runs it on the server's thread as before.
+   */
+  PGLITE_THREAD: bool.default(true),
   /** Postgres schema to use (tests isolate per file); default `public`. */
   DATABASE_SCHEMA: z
     .string()

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { openPgliteThread } from './pglite-thread';
 import { withQueryStats } from './query-stats';
 import { withWriteWatch, type WriteWatch } from './write-watch';
 
@@ -44,6 +45,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** PGlite shared_buffers, e.g. '32MB' (keeps the embedded server's memory small). */
   pgliteSharedBuffers?: string;
+  /**
+   * PGlite on its own thread (pglite-thread.ts): what the server runs, so a statement never holds the
+   * event loop. Off (the default here), it runs on the caller's thread: tests, seeding, benches of parts.
+   */
+  pgliteThread?: boolean;
 }
 
 const INT8 = 20;
@@ -55,7 +61,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const db = withWriteWatch(
     opts.url
       ? await openPg(opts.url, schemaName, opts.poolSize ?? 10)
-      : await openPglite(opts.dataDir, schemaName, opts.pgliteSharedBuffers),
+      : await openPglite(opts.dataDir, schemaName, opts.pgliteSharedBuffers, opts.pgliteThread ?? false),
   );
   // Benchmarks only (bench:soak --query-stats): per-statement timing, see query-stats.ts.
   const statsFile = process.env.DB_QUERY_STATS;
@@ -92,13 +98,18 @@ async function initPgliteDir(dir: string): Promise<void> {
 async function openPglite(
   dataDir: string | undefined,
   schemaName: string,
-  sharedBuffers?: string,
+  sharedBuffers: string | undefined,
+  thread: boolean,
 ): Promise<Omit<Database, keyof WriteWatch>> {
   let dir: string | undefined;
   if (dataDir) {
     dir = resolve(dataDir);
     mkdirSync(join(dir, '..'), { recursive: true });
     await initPgliteDir(dir);
+  }
+  if (thread) {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return openPgliteThread({ entry, dir, schema: schemaName, sharedBuffers });
   }
   const client = await PGlite.create(dir, {
     ...(sharedBuffers && /^\d+(kB|MB|GB)$/.test(sharedBuffers)

@@ -295,6 +295,8 @@ export interface StorageOptions {
   /** node-postgres pool size (default 10). */
   poolSize?: number;
   pgliteSharedBuffers?: string;
+  /** PGlite on its own thread (db.ts, pglite-thread.ts); the server's default. */
+  pgliteThread?: boolean;
 }
 
 /** Open the database, apply migrations, return the facade (with the names of the migrations it applied). */

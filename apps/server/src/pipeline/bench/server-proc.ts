@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVER_V8_FLAGS } from '../../config/node-flags';
 
 /** The server process of the whole-product benches (bench:soak, bench:demo) and what is read of it. */
 
@@ -19,8 +20,7 @@ export async function startServer(
   const child = spawn(
     process.execPath,
     [
-      '--max-semi-space-size=16',
-      '--heap-growing-percent=30',
+      ...SERVER_V8_FLAGS,
       '--expose-gc',
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       // BENCH_NODE_FLAGS='--trace-gc --heapsnapshot-signal=SIGUSR2': extra V8/node flags for a look inside.
