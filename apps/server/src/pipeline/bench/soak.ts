@@ -247,6 +247,8 @@ async function main(): Promise<void> {
   const figures = {
     bench: 'soak',
     database: dbUrl ? 'postgresql' : 'pglite',
+    // PGlite on its own thread (storage/pglite-thread.ts) unless PGLITE_THREAD=off was passed through.
+    ...(dbUrl ? {} : { pglite_thread: !/^(0|false|no|off)$/.test(process.env.PGLITE_THREAD ?? 'on') }),
     devices: DEVICES,
     simulated_hours: HOURS,
     interval_s: INTERVAL_S,
