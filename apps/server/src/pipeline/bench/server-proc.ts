@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_V8_FLAGS } from '../../config/node-flags';
 
@@ -68,6 +68,28 @@ export function runWaitMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+/**
+ * CPU ms used so far by every process named `postgres` on this machine (the PostgreSQL server's
+ * postmaster, backends and background workers, /proc/<pid>/stat): what the database itself costs in a
+ * DATABASE_URL run. Processes that ended between two reads are not counted (their backends live as
+ * long as the server's pool); other work on the same PostgreSQL is counted, so run nothing else.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const f = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'));
+      if (comm !== 'postgres' && !comm.startsWith('postgres:')) continue;
+      const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      total += (Number(parts[11]) + Number(parts[12])) * 10;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return total;
 }
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
