@@ -128,12 +128,13 @@ export const PARTS: readonly Part[] = [
   { name: 'push', plugin: pushPart, roles: ['embedded', 'worker'], on: () => true },
   // Outbound e-mail and SMS from the message outbox.
   { name: 'messaging', plugin: messagingPart, roles: ['embedded', 'worker'], on: () => true },
-  // Vacuum and analyse on PGlite (no autovacuum there); MAINTENANCE_INTERVAL_MIN=0 is off.
+  // Vacuum and analyse on PGlite (no autovacuum there), and on a PostgreSQL whose autovacuum is off
+  // (maintenance.ts asks it); MAINTENANCE_INTERVAL_MIN=0 is off.
   {
     name: 'maintenance',
     plugin: maintenancePart,
     roles: ['embedded'],
-    on: (o) => o.storage.db.driver === 'pglite' && o.config.MAINTENANCE_INTERVAL_MIN > 0,
+    on: (o) => o.config.MAINTENANCE_INTERVAL_MIN > 0,
   },
   // Location retention, when LOCATION_RETENTION_DAYS is set.
   {
