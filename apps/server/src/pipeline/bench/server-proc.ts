@@ -71,9 +71,10 @@ export function runWaitMs(pid: number): number {
 }
 /**
  * CPU ms used so far by every process named `postgres` on this machine (the PostgreSQL server's
- * postmaster, backends and background workers, /proc/<pid>/stat): what the database itself costs in a
- * DATABASE_URL run. Processes that ended between two reads are not counted (their backends live as
- * long as the server's pool); other work on the same PostgreSQL is counted, so run nothing else.
+ * postmaster, backends and background workers, /proc/<pid>/stat), with the CPU of the children they
+ * reaped (cutime/cstime: a backend whose pool connection was closed hands its CPU to the postmaster
+ * when it exits, so the sum never goes back): what the database itself costs in a DATABASE_URL run.
+ * Other work on the same PostgreSQL is counted too, so run nothing else.
  */
 export function postgresCpuMs(): number {
   let total = 0;
@@ -84,7 +85,7 @@ export function postgresCpuMs(): number {
       const comm = f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'));
       if (comm !== 'postgres' && !comm.startsWith('postgres:')) continue;
       const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      total += (Number(parts[11]) + Number(parts[12])) * 10;
+      total += (Number(parts[11]) + Number(parts[12]) + Number(parts[13]) + Number(parts[14])) * 10;
     } catch {
       /* gone meanwhile */
     }
