@@ -208,10 +208,14 @@ export async function writeChangedTrips(
       for (const i of idx) if (known.get(ins.start[i]!) !== set.get(ins.start[i]!)) insert.push(i);
     }
   }
+  // By (device_id, started_at): a trip's start identifies it within its device (migration 0029). The
+  // day is compared as `data->'day'` (jsonb), not `data->>'day'`, so the planner cannot take the
+  // (device_id, data->>'day') index instead, which visits every trip of the device-day per key: it did
+  // until the table was first analysed, and the statement's cost grew with the day's trips.
   if (keyed.dev.length > 0)
     await db.query(
       `DELETE FROM device_trips t USING unnest($1::int[], $2::text[], $3::float8[]) AS k(dev, day, s)
-       WHERE t.device_id = k.dev AND t.data->>'day' = k.day AND t.started_at = to_timestamp(k.s / 1000.0)`,
+       WHERE t.device_id = k.dev AND t.started_at = to_timestamp(k.s / 1000.0) AND t.data->'day' = to_jsonb(k.day)`,
       [keyed.dev, keyed.day, keyed.start],
     );
   if (insert.length > 0) {
