@@ -107,14 +107,14 @@ async function openPglite(
     mkdirSync(join(dir, '..'), { recursive: true });
     await initPgliteDir(dir);
   }
+  // Checked once here for both drivers (it goes into postgresql.conf as it is).
+  const buffers = sharedBuffers && /^\d+(kB|MB|GB)$/.test(sharedBuffers) ? sharedBuffers : undefined;
   if (thread) {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-    return openPgliteThread({ entry, dir, schema: schemaName, sharedBuffers });
+    return openPgliteThread({ entry, dir, schema: schemaName, sharedBuffers: buffers });
   }
   const client = await PGlite.create(dir, {
-    ...(sharedBuffers && /^\d+(kB|MB|GB)$/.test(sharedBuffers)
-      ? { postgresqlconf: [`shared_buffers = ${sharedBuffers}`] }
-      : {}),
+    ...(buffers ? { postgresqlconf: [`shared_buffers = ${buffers}`] } : {}),
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
   });
   await client.exec(`SET TimeZone = 'UTC'`);

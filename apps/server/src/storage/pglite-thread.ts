@@ -136,6 +136,7 @@ export async function openPgliteThread(opts: {
   /** data folder (already initialised), or undefined for memory */
   dir: string | undefined;
   schema: string;
+  /** shared_buffers, already checked (db.ts) */
   sharedBuffers?: string | undefined;
 }): Promise<Omit<Database, 'onWrite' | 'notifyWrite'>> {
   const worker = new Worker(WORKER_SOURCE, {
@@ -144,8 +145,7 @@ export async function openPgliteThread(opts: {
       entry: opts.entry,
       dir: opts.dir,
       schema: opts.schema,
-      sharedBuffers:
-        opts.sharedBuffers && /^\d+(kB|MB|GB)$/.test(opts.sharedBuffers) ? opts.sharedBuffers : undefined,
+      sharedBuffers: opts.sharedBuffers,
     },
   });
   const pending = new Map<number, Pending>();
