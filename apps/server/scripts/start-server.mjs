@@ -14,6 +14,10 @@
 //
 // Memory at rest (package.json's `start` sets these before node starts, as glibc reads them once):
 // - MALLOC_ARENA_MAX=2: worker threads share two malloc arenas instead of one each (~10 MB less).
+// - MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=1048576 (issue 13): blocks of 64 KB and more
+//   are mapped on their own and returned when freed, instead of fragmenting the heap (1,000 devices on
+//   PGlite: ~38 MB less RSS). The reasons are in src/config/node-flags.ts (SERVER_MALLOC_ENV), which
+//   the scale-out roles and the whole-product benches use.
 // - --expose-gc: main.ts collects the embedded database's first instance after migrating and seeding.
 // - --max-semi-space-size=16 --heap-growing-percent=30 (issue 13, bench:soak with 1,000 devices on
 //   PGlite): the live heap was ~150 MB, but V8 let the old generation grow to ~560 MB of garbage
@@ -22,9 +26,9 @@
 //   query. A 16 MB young generation lets them die young, and the old generation is collected at 1.3x
 //   of what was live: RSS 388-475 MB over the same hours at the same CPU per record (0.233-0.235 ms).
 //   Before: --max-semi-space-size=4 and V8's own growing factor.
-// Tried and left out: MALLOC_MMAP_THRESHOLD_=32768 took another 40-50 MB off (compiling PGlite's
-// WebAssembly leaves the heap fragmented with free 32-64 KB blocks) but cost ~12 % more CPU per
-// location-history page; at rest the server is well under its 250 MB goal without it.
+// Earlier, MALLOC_MMAP_THRESHOLD_=32768 was tried and left out: ~12 % more CPU per location-history
+// page for 40-50 MB at rest. At 1,000 devices the memory counts more (RSS goal 400 MB), and 64 KB
+// keeps the small blocks of a page's rows in the heap.
 // bench:api runs its HTTP server with the same malloc settings.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';

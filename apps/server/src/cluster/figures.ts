@@ -1,6 +1,7 @@
-import type { Queryable } from '../storage/db';
+import type { Database, Queryable } from '../storage/db';
 import {
   clusterWorkers,
+  embeddedDbMemory,
   jetstreamAckPending,
   jetstreamPending,
   leaseHolder,
@@ -20,12 +21,12 @@ const OUTBOXES: { name: string; table: string; waiting: string }[] = [
 /**
  * The scrape-time figures of a worker node (and of the embedded server) (metrics.onScrape): partitions it owns, whether it holds
  * the clock lease, the JetStream consumers' pending and unacknowledged messages, and the outbox
- * backlogs. Read from their sources at each scrape, so a figure is never older than the scrape.
+ * backlogs, and (embedded PGlite) the database's own memory. Read from their sources at each scrape, so a figure is never older than the scrape.
  */
 export function watchClusterFigures(node: {
   /** Absent in the embedded mode (no JetStream). */
   bus?: NatsBus;
-  storage: { db: Queryable };
+  storage: { db: Queryable & Partial<Pick<Database, 'memory'>> };
   worker?: Worker;
   leader?: LeaderLease;
   session?: LockSession;
@@ -37,7 +38,11 @@ export function watchClusterFigures(node: {
       const n = await node.session.holders(node.session.ns('workers'));
       if (n !== null) clusterWorkers.set(n);
     }
-    await Promise.all([node.bus ? jetstream(node.bus) : null, outboxes(node.storage.db)]);
+    await Promise.all([
+      node.bus ? jetstream(node.bus) : null,
+      outboxes(node.storage.db),
+      embeddedMemory(node.storage.db),
+    ]);
   };
 }
 
@@ -50,6 +55,13 @@ async function jetstream(bus: NatsBus): Promise<void> {
       jetstreamAckPending.labels(stream, c.name).set(c.num_ack_pending);
     }
   }
+}
+
+async function embeddedMemory(db: Partial<Pick<Database, 'memory'>>): Promise<void> {
+  if (!db.memory) return;
+  const m = await db.memory();
+  embeddedDbMemory.labels('wasm').set(m.wasm);
+  embeddedDbMemory.labels('thread_heap').set(m.threadHeap);
 }
 
 async function outboxes(db: Queryable): Promise<void> {

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { websocketUrl } from '@fleet/api-client';
 import { encodeTeltonikaAvl, encodeTeltonikaImei, type DecodedRecord } from '@fleet/device-protocols';
 import type { Queryable } from '../storage/db';
-import { SERVER_V8_FLAGS } from '../config/node-flags';
+import { SERVER_MALLOC_ENV, SERVER_V8_FLAGS } from '../config/node-flags';
 import { hashToken, newToken } from '../auth/crypto';
 
 /**
@@ -48,7 +48,7 @@ export function spawnNode(
     [...SERVER_V8_FLAGS, '--import', 'tsx', '--conditions=source', MAIN],
     {
       cwd: SERVER_DIR,
-      env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_NAME: name, ...env },
+      env: { ...SERVER_MALLOC_ENV, ...process.env, NODE_NAME: name, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -187,6 +187,14 @@ export const outboxBacklog = new Gauge({
   labelNames: ['outbox'] as const,
   registers: [registry],
 });
+export const embeddedDbMemory = new Gauge({
+  name: 'fleet_embedded_db_memory_bytes',
+  help:
+    'Memory of the embedded PGlite database, per part: wasm (its WebAssembly memory as grown so far; ' +
+    'untouched pages are not resident) and thread_heap (V8 heap of its thread, committed). Absent on PostgreSQL.',
+  labelNames: ['part'] as const,
+  registers: [registry],
+});
 export const readiness = new Gauge({
   name: 'fleet_ready',
   help: '1 when the named readiness check of this node passes, else 0 (see /readyz).',

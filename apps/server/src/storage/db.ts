@@ -33,6 +33,28 @@ export interface Database extends Queryable, WriteWatch {
   exec(text: string): Promise<void>;
   transaction<T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Embedded PGlite only: what the database itself holds in memory (its WebAssembly memory, and the
+   * heap of its thread when it runs on one). For the `fleet_embedded_db_memory_bytes` gauge: the
+   * process's RSS counts it, and on a small server it is the biggest single part after the heap.
+   */
+  memory?(): Promise<EmbeddedDbMemory>;
+  /**
+   * Statements that go ahead of the ones waiting (embedded PGlite on its thread, which runs one
+   * statement at a time: pglite-thread.ts): the gateway's insert of a frame's records, which a device
+   * waits on for its ACK, does not queue behind API reports and the pipeline's flush. Absent where
+   * statements run side by side anyway (PostgreSQL's pool) or synchronously (PGlite on the caller's
+   * thread): use `db.urgent ?? db`.
+   */
+  readonly urgent?: Queryable;
+}
+
+/** Bytes held by the embedded database (see {@link Database.memory}). */
+export interface EmbeddedDbMemory {
+  /** PGlite's WebAssembly memory as grown so far (pages never touched are not resident). */
+  wasm: number;
+  /** V8 heap of the database's thread, committed (0 when PGlite runs on the caller's thread). */
+  threadHeap: number;
 }
 
 export interface OpenOptions {
@@ -95,6 +117,21 @@ async function initPgliteDir(dir: string): Promise<void> {
   });
 }
 
+/**
+ * postgresql.conf lines of the embedded database, for both drivers. Memory that PGlite's WebAssembly
+ * module touches stays resident for the life of the process (a WebAssembly memory never shrinks), so
+ * the settings that size it are kept small:
+ * - `shared_buffers`: PGLITE_SHARED_BUFFERS (checked here; it goes into the file as it is);
+ * - `maintenance_work_mem` 16 MB instead of PostgreSQL's 64 MB: the maintenance passes' VACUUM keeps
+ *   the dead row ids of a table in it, and one pass over the day's rollups or locations would leave
+ *   up to 64 MB resident for good; 16 MB holds ~2.8 M row ids a pass, far more than a pass meets.
+ */
+export function pgliteConf(sharedBuffers: string | undefined): string[] {
+  const conf = ['maintenance_work_mem = 16MB'];
+  if (sharedBuffers && /^\d+(kB|MB|GB)$/.test(sharedBuffers)) conf.push(`shared_buffers = ${sharedBuffers}`);
+  return conf;
+}
+
 async function openPglite(
   dataDir: string | undefined,
   schemaName: string,
@@ -107,14 +144,13 @@ async function openPglite(
     mkdirSync(join(dir, '..'), { recursive: true });
     await initPgliteDir(dir);
   }
-  // Checked once here for both drivers (it goes into postgresql.conf as it is).
-  const buffers = sharedBuffers && /^\d+(kB|MB|GB)$/.test(sharedBuffers) ? sharedBuffers : undefined;
+  const conf = pgliteConf(sharedBuffers);
   if (thread) {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-    return openPgliteThread({ entry, dir, schema: schemaName, sharedBuffers: buffers });
+    return openPgliteThread({ entry, dir, schema: schemaName, conf });
   }
   const client = await PGlite.create(dir, {
-    ...(buffers ? { postgresqlconf: [`shared_buffers = ${buffers}`] } : {}),
+    postgresqlconf: conf,
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
   });
   await client.exec(`SET TimeZone = 'UTC'`);
@@ -141,7 +177,14 @@ async function openPglite(
         }),
       ),
     close: () => client.close(),
+    memory: async () => ({ wasm: wasmBytes(client), threadHeap: 0 }),
   };
+}
+
+/** PGlite's WebAssembly memory in bytes (its Emscripten module is a protected field). */
+export function wasmBytes(client: PGlite): number {
+  const mod = (client as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod;
+  return mod?.HEAPU8?.byteLength ?? 0;
 }
 
 async function openPg(

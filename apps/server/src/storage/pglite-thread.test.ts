@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchClusterFigures } from '../cluster/figures';
+import { onScrape, scrape } from '../metrics/metrics';
 import { openDatabase, type Database } from './db';
 
 /**
@@ -94,6 +96,75 @@ describe('PGlite on its own thread', () => {
     expect(order).toEqual(['tx wrote', 'tx ends', 'outside saw 1']);
   });
 
+  it('runs an urgent statement before the ones waiting, but not forever before them', async () => {
+    const order: string[] = [];
+    const plain = (name: string) =>
+      db.query(`SELECT 1`).then(() => {
+        order.push(name);
+      });
+    const urgent = (name: string) =>
+      db.urgent!.query(`SELECT 1`).then(() => {
+        order.push(name);
+      });
+    // An open transaction holds the database; what is sent meanwhile waits, in the order sent.
+    const holding = async (send: () => Promise<void>[]) => {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const tx = db.transaction(async (t) => {
+        await t.query('SELECT 1');
+        await held;
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      const sent = send();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(order).toEqual([]);
+      release();
+      await Promise.all([tx, ...sent]);
+    };
+    await holding(() => [plain('plain 1'), plain('plain 2'), urgent('urgent')]);
+    expect(order).toEqual(['urgent', 'plain 1', 'plain 2']);
+
+    // A stream of urgent statements lets a waiting one through after four of them.
+    order.length = 0;
+    await holding(() => [plain('waiting'), ...[1, 2, 3, 4, 5, 6].map((i) => urgent(`u${i}`))]);
+    expect(order).toEqual(['u1', 'u2', 'u3', 'u4', 'waiting', 'u5', 'u6']);
+  });
+
+  it('waits with an urgent statement for an open transaction (it runs after COMMIT)', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = db.transaction(async (t) => {
+      await t.query(`INSERT INTO t (id) VALUES (11)`);
+      await held;
+      order.push('commit');
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const urgent = db.urgent!.query<{ n: number }>(`SELECT count(*)::int AS n FROM t WHERE id = 11`).then((r) => {
+      order.push(`urgent saw ${r[0]!.n}`);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await Promise.all([tx, urgent]);
+    expect(order).toEqual(['commit', 'urgent saw 1']);
+  });
+
+  it('sets the embedded configuration (shared_buffers, maintenance_work_mem) on both drivers', async () => {
+    const show = async (d: Database) => ({
+      buffers: (await d.query<{ shared_buffers: string }>('SHOW shared_buffers'))[0]!.shared_buffers,
+      maint: (await d.query<{ maintenance_work_mem: string }>('SHOW maintenance_work_mem'))[0]!
+        .maintenance_work_mem,
+    });
+    const threaded = await openDatabase({ pgliteThread: true, pgliteSharedBuffers: '24MB' });
+    const inThread = await openDatabase({ pgliteSharedBuffers: '24MB' });
+    try {
+      expect(await show(threaded)).toEqual({ buffers: '24MB', maint: '16MB' });
+      expect(await show(inThread)).toEqual({ buffers: '24MB', maint: '16MB' });
+    } finally {
+      await Promise.all([threaded.close(), inThread.close()]);
+    }
+  }, 60_000);
+
   it('runs a long statement without holding the event loop', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);
@@ -105,6 +176,31 @@ describe('PGlite on its own thread', () => {
     expect(ms).toBeGreaterThan(50);
     expect(ticks).toBeGreaterThan(2);
   });
+
+  it("reports the database's own memory, and the metrics scrape carries it", async () => {
+    const m = await db.memory!();
+    // PGlite's WebAssembly memory starts well above 16 MB; the thread's heap holds at least PGlite's JS.
+    expect(m.wasm).toBeGreaterThan(16 * 1024 * 1024);
+    expect(m.threadHeap).toBeGreaterThan(1024 * 1024);
+    // Its young generation is held small (pglite-thread.ts): the committed heap stays far below V8's default.
+    expect(m.threadHeap).toBeLessThan(48 * 1024 * 1024);
+    const off = onScrape(watchClusterFigures({ storage: { db } }));
+    try {
+      const { body } = await scrape();
+      const wasm = /^fleet_embedded_db_memory_bytes\{part="wasm"\} (\d+)$/m.exec(body);
+      expect(Number(wasm?.[1])).toBeGreaterThan(16 * 1024 * 1024);
+      expect(body).toMatch(/^fleet_embedded_db_memory_bytes\{part="thread_heap"\} [1-9]\d*$/m);
+    } finally {
+      off();
+    }
+    const inThread = await openDatabase({});
+    try {
+      expect((await inThread.memory!()).wasm).toBeGreaterThan(16 * 1024 * 1024);
+      expect((await inThread.memory!()).threadHeap).toBe(0);
+    } finally {
+      await inThread.close();
+    }
+  }, 60_000);
 
   it('fails every statement after close, with a clear error', async () => {
     const other = await openDatabase({ pgliteThread: true });

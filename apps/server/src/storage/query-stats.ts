@@ -98,6 +98,14 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
   return {
     ...db,
     query: <T>(text: string, params?: readonly unknown[]) => timed(text, () => db.query<T>(text, params)),
+    ...(db.urgent
+      ? {
+          urgent: {
+            query: <T>(text: string, params?: readonly unknown[]) =>
+              timed(text, () => db.urgent!.query<T>(text, params)),
+          },
+        }
+      : {}),
     exec: (text: string) => timed(text, () => db.exec(text)),
     transaction: <T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>) =>
       db.transaction((tx) => fn(wrapTx(tx))),

@@ -219,7 +219,8 @@ export function createStorage(db: Database): Storage {
       await ensurePartitions(batch);
       const params: unknown[] = locationParams(batch);
       params.push(batch.length);
-      const rows = await db.query<{ n: number }>(INSERT_SQL, params);
+      // The urgent lane (db.ts): the device waits on this statement for its ACK.
+      const rows = await (db.urgent ?? db).query<{ n: number }>(INSERT_SQL, params);
       if (rows.length === 0) return [...batch]; // every row was new: the normal case
       const dropped = new Set(rows.map((r) => r.n - 1));
       return batch.filter((_, i) => !dropped.has(i));

@@ -67,6 +67,15 @@ export function withWriteWatch<D extends Omit<Database, keyof WriteWatch>>(db: D
   return {
     ...db,
     query: <T>(text: string, params?: readonly unknown[]) => around(text, () => db.query<T>(text, params)),
+    // The urgent lane is the same database: its writes are watched as well.
+    ...(db.urgent
+      ? {
+          urgent: {
+            query: <T>(text: string, params?: readonly unknown[]) =>
+              around(text, () => db.urgent!.query<T>(text, params)),
+          },
+        }
+      : {}),
     exec: (text: string) => around(text, () => db.exec(text)),
     transaction: async <T>(
       fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>,

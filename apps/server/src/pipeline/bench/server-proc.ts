@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVER_V8_FLAGS } from '../../config/node-flags';
+import { SERVER_MALLOC_ENV, SERVER_V8_FLAGS } from '../../config/node-flags';
 
 /** The server process of the whole-product benches (bench:soak, bench:demo) and what is read of it. */
 
@@ -9,7 +9,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The server as `npm start` runs it (apps/server scripts/start-server.mjs: the esbuild bundle in the
- * same process, MALLOC_ARENA_MAX=2, --max-semi-space-size=16 --heap-growing-percent=30), ready once its
+ * same process, config/node-flags.ts's malloc settings, --max-semi-space-size=16 --heap-growing-percent=30), ready once its
  * HTTP port answers.
  */
 export async function startServer(
@@ -29,7 +29,7 @@ export async function startServer(
     ],
     {
       cwd: serverDir,
-      env: { ...process.env, MALLOC_ARENA_MAX: '2', ...env },
+      env: { ...process.env, ...SERVER_MALLOC_ENV, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
@@ -95,4 +95,32 @@ export function postgresCpuMs(): number {
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : 0;
+}
+
+/** What the server's RSS is made of, read from its own /metrics (HEALTH_PORT), in MB. */
+export interface MemoryParts {
+  heapUsed: number;
+  heapTotal: number;
+  /** Buffers and other memory V8 tracks outside its heap (the main thread's). */
+  external: number;
+  /** Embedded PGlite's WebAssembly memory as grown (0 on PostgreSQL). */
+  dbWasm: number;
+  /** Heap of PGlite's thread (0 on PostgreSQL or in-thread). */
+  dbHeap: number;
+}
+export async function memoryParts(healthPort: number): Promise<MemoryParts | null> {
+  const r = await fetch(`http://127.0.0.1:${healthPort}/metrics`).catch(() => null);
+  if (!r?.ok) return null;
+  const text = await r.text();
+  const mb = (re: RegExp) => {
+    const m = re.exec(text);
+    return m ? Math.round(Number(m[1]) / 1048576) : 0;
+  };
+  return {
+    heapUsed: mb(/^fleet_nodejs_heap_size_used_bytes (\S+)$/m),
+    heapTotal: mb(/^fleet_nodejs_heap_size_total_bytes (\S+)$/m),
+    external: mb(/^fleet_nodejs_external_memory_bytes (\S+)$/m),
+    dbWasm: mb(/^fleet_embedded_db_memory_bytes\{part="wasm"\} (\S+)$/m),
+    dbHeap: mb(/^fleet_embedded_db_memory_bytes\{part="thread_heap"\} (\S+)$/m),
+  };
 }

@@ -8,7 +8,8 @@ import { seedFleet } from '../../cluster/harness';
 import { openStorage } from '../../storage/storage';
 import { printTableSizes, tableSizes } from './soak-db';
 import { DAY0, spawnGenerator } from './soak-gen';
-import { cpuMs, postgresCpuMs, rssMb, runWaitMs, startServer } from './server-proc';
+import { cpuMs, memoryParts, postgresCpuMs, rssMb, runWaitMs, startServer, type MemoryParts } from './server-proc';
+import { probeLag } from './soak-probe';
 
 /**
  * `npm run bench:soak [-- --devices 1000 --hours 24 --interval 10 --rate 2000]`: the whole product
@@ -71,6 +72,8 @@ interface HourStats {
   acks: number[];
   api: number[];
   rss: number;
+  /** the server's memory by part when its RSS was highest in the hour (its /metrics) */
+  mem: MemoryParts | null;
   /** ms the event loop waited for a CPU, and the wall ms it was measured over */
   waitMs: number;
   wallMs: number;
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     GATEWAY_TELTONIKA_PORT: String(PORT + 1),
     GATEWAY_MAX_CONNECTIONS_PER_IP: '100000',
     PORT: String(PORT),
+    HEALTH_PORT: String(PORT + 2),
     ...(QUERY_STATS ? { DB_QUERY_STATS: QUERY_STATS, DB_QUERY_STATS_BUCKET_S: '20' } : {}),
     ...(dbUrl ? { DATABASE_URL: dbUrl, DATABASE_SCHEMA: schema } : { DATA_DIR: dataDir! }),
   });
@@ -154,6 +158,7 @@ async function main(): Promise<void> {
           acks: [],
           api: [],
           rss: 0,
+          mem: null,
           waitMs: 0,
           wallMs: 0,
           load: [],
@@ -169,25 +174,12 @@ async function main(): Promise<void> {
     }),
   );
 
-  // Pipeline lag probe: the engine report of a probe vehicle (ignition always on) over the day says
-  // up to which fix its rollups have gone; the frame that carried that fix was sent at a known time.
+  // Pipeline lag probe (soak-probe.ts): the engine report of a probe vehicle says up to which fix its
+  // rollups have gone; the frame that carried that fix was sent at a known time.
   const probe = async (k: number): Promise<void> => {
-    const v = fleet.devices[k]!.vehicleUuid;
-    const q = `from=${new Date(DAY0).toISOString()}&to=${new Date(DAY0 + 86_400_000).toISOString()}&vehicle_uuid=${v}`;
-    const r = await fetch(`${http}/v1/reports/engine?${q}`, { headers });
-    if (!r.ok) return;
-    const body = (await r.json()) as { data?: { engine_hours?: number }[] };
-    const hoursOn = body.data?.[0]?.engine_hours;
-    if (hoursOn === undefined) return;
-    const mine = sends.filter((s) => s[0] === k);
-    if (mine.length === 0) return;
-    const first = DAY0; // probes start within the first interval of the day
-    const reached = first + hoursOn * 3_600_000;
-    // The first frame whose last fix is beyond what the rollups show is not visible yet: its lag so
-    // far is now - its send time; frames before it are visible (their lag was measured before).
-    const pendingFrame = mine.find((s) => s[1] > reached + Math.max(INTERVAL_S * 2000, 40_000));
-    const lag = pendingFrame ? Date.now() - pendingFrame[2] : 0;
-    stat(hourOf(simNow)).lags.push(lag);
+    const vehicleUuid = fleet.devices[k]!.vehicleUuid;
+    const lag = await probeLag({ http, headers, vehicleUuid, probe: k, sends, intervalS: INTERVAL_S });
+    if (lag !== null) stat(hourOf(simNow)).lags.push(lag);
   };
 
   let lastCpu = cpuMs(pid);
@@ -195,6 +187,7 @@ async function main(): Promise<void> {
   let lastWait = runWaitMs(pid);
   let lastWall = Date.now();
   let lastHour = hourOf(simNow);
+  let lastMem = 0;
   const started = Date.now();
   while (!finished) {
     await sleep(1000);
@@ -219,7 +212,14 @@ async function main(): Promise<void> {
     s.wallMs += Date.now() - lastWall;
     lastWall = Date.now();
     s.load.push(loadavg()[0]!);
-    s.rss = Math.max(s.rss, rssMb(pid));
+    const rss = rssMb(pid);
+    // The parts of the memory every 15 s (a scrape costs the server a little) and at a new high.
+    if (rss > s.rss || Date.now() - lastMem > 15_000) {
+      lastMem = Date.now();
+      const mem = await memoryParts(PORT + 2);
+      if (rss >= s.rss && mem) s.mem = mem;
+    }
+    s.rss = Math.max(s.rss, rss);
     if (h !== lastHour && hours.has(lastHour)) {
       report(lastHour, hours.get(lastHour)!);
       lastHour = h;
@@ -302,6 +302,8 @@ async function main(): Promise<void> {
     ack_p99_ms: pct(allAcks, 99),
     api_list_p95_ms: pct(allApi, 95),
     rss_max_mb: Math.max(0, ...rows.map(([, s]) => s.rss)),
+    // What the RSS was made of in the hour of the highest RSS (MB, the server's own /metrics).
+    rss_parts_at_max_mb: rows.reduce<HourStats | null>((a, [, s]) => (!a || s.rss > a.rss ? s : a), null)?.mem ?? null,
     // The machine: how long the server's event loop waited for a CPU per wall second, and the load
     // average (other work on the machine; 2 cores here). ACK and lag include this wait.
     run_queue_wait_ms_per_s: Math.round(
@@ -345,9 +347,16 @@ function report(h: number, s: HourStats): void {
       (s.dbCpuMs ? ` + PostgreSQL ${(s.records ? s.dbCpuMs / s.records : 0).toFixed(3)}` : '') +
       ', ' +
       `lag p50 ${f(pct(s.lags, 50))} ms p99 ${f(pct(s.lags, 99))} ms, ACK p99 ${f(pct(s.acks, 99))} ms, ` +
-      `API list p95 ${f(pct(s.api, 95))} ms, RSS ${s.rss} MB, ` +
+      `API list p95 ${f(pct(s.api, 95))} ms, RSS ${s.rss} MB${memText(s.mem)}, ` +
       `run-queue wait ${s.wallMs ? Math.round((s.waitMs / s.wallMs) * 1000) : 0} ms/s, load ${(pct(s.load, 50) ?? 0).toFixed(1)}`,
   );
+}
+
+/** " (heap 180 of 220, external 30, PGlite wasm 190 + thread heap 12)": what the RSS is made of. */
+function memText(m: MemoryParts | null): string {
+  if (!m) return '';
+  const db = m.dbWasm ? `, PGlite wasm ${m.dbWasm} + thread heap ${m.dbHeap}` : '';
+  return ` (heap ${m.heapUsed} of ${m.heapTotal}, external ${m.external}${db})`;
 }
 
 await main();

@@ -4,13 +4,26 @@ import type { TripDetection } from '../../trips/trips';
 import { WrittenRows, type WriteBatch } from '../../incremental/write-changed';
 import type { ResultStore } from '../ports';
 import { type RollupDayWrite, writeRollupDays, SqlViolations } from './rollups';
-import { type TripDayWrite, writeTripDays } from './trips';
+import { type TripDayWrite, tripDevices, writeTripDays } from './trips';
 
 /** The vehicle rows a flush needs (internal id and company of each vehicle uuid). */
 export interface VehicleRow {
   readonly id: number;
   readonly uuid: string;
   readonly company_id: number;
+}
+
+/**
+ * The writes of a flush, collected to be sent afterwards (`writeResultsIn`). Only for the writers of
+ * trips and rollups (trips.ts, rollups.ts, incremental/write-changed.ts), whose statements return no
+ * rows they read: a query here answers no rows.
+ */
+class WriteList implements Queryable {
+  readonly statements: { text: string; params: readonly unknown[] }[] = [];
+  query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    this.statements.push({ text, params: params ?? [] });
+    return Promise.resolve([]);
+  }
 }
 
 /**
@@ -51,17 +64,27 @@ export class SqlResultStore implements ResultStore {
     const db = this.db as Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
     // The memory of what was written moves on only once the transaction has committed.
     const batch = this.written?.begin();
-    const run = (q: Queryable) => this.writeResultsIn(q, trips, rollups, batch);
-    if (typeof db.transaction === 'function') await db.transaction(run);
-    else await run(db);
+    if (typeof db.transaction === 'function')
+      await db.transaction((tx) => this.writeResultsIn(tx, trips, rollups, batch, true));
+    else await this.writeResultsIn(db, trips, rollups, batch, false);
     batch?.commit();
   }
 
+  /**
+   * The flush's reads first (vehicle and device ids), then its writes. In a transaction (`inTx`) the
+   * writes are sent together, each without waiting for the one before: the transaction's connection
+   * runs them in order (node-postgres's client queue; PGlite's, on its thread or not), and the first
+   * failure fails the rest and the transaction. Waiting for each reply before sending the next kept the
+   * transaction open for a turn of the server's event loop per statement: on the embedded database,
+   * whose one connection every device's insert waits for, ~40 % of the time a flush held it (bench:soak
+   * at 1,000 devices: 2.2 s of transactions per 20 s, 1.4 s of them executing statements).
+   */
   private async writeResultsIn(
     db: Queryable,
     trips: readonly TripDayWrite[],
     rollups: readonly RollupDayWrite[],
-    batch?: WriteBatch,
+    batch: WriteBatch | undefined,
+    inTx: boolean,
   ): Promise<void> {
     const vehicleUuids = [
       ...new Set([
@@ -69,18 +92,20 @@ export class SqlResultStore implements ResultStore {
         ...rollups.map((r) => r.ref.vehicleUuid),
       ]),
     ];
-    const vehicles = new Map(
+    const [vehicleRows, devices] = await Promise.all([
       vehicleUuids.length
-        ? (
-            await db.query<{ id: number; uuid: string; company_id: number }>(
-              'SELECT id, uuid, company_id FROM vehicles WHERE uuid = ANY($1::uuid[])',
-              [vehicleUuids],
-            )
-          ).map((v) => [v.uuid, v])
+        ? db.query<VehicleRow>('SELECT id, uuid, company_id FROM vehicles WHERE uuid = ANY($1::uuid[])', [
+            vehicleUuids,
+          ])
         : [],
-    );
-    if (trips.length) await writeTripDays(db, trips, vehicles, batch);
-    if (rollups.length) await writeRollupDays(db, rollups, vehicles, batch);
+      tripDevices(db, trips),
+    ]);
+    const vehicles = new Map(vehicleRows.map((v) => [v.uuid, v]));
+    const writes = new WriteList();
+    if (trips.length) await writeTripDays(writes, trips, vehicles, devices, batch);
+    if (rollups.length) await writeRollupDays(writes, rollups, vehicles, batch);
+    if (inTx) await Promise.all(writes.statements.map((w) => db.query(w.text, w.params)));
+    else for (const w of writes.statements) await db.query(w.text, w.params);
   }
 
   violationTimesMany(

@@ -10,6 +10,28 @@ export interface TripDayWrite {
   readonly detection: TripDetection;
 }
 
+/** The device rows a flush of trips needs, by device uuid ({@link tripDevices}). */
+export interface DeviceRow {
+  readonly id: number;
+  readonly uuid: string;
+  readonly imei: string;
+  readonly company_id: number;
+}
+
+/** The device rows of these device-days (read before the writes: they only write). */
+export async function tripDevices(
+  db: Queryable,
+  trips: readonly TripDayWrite[],
+): Promise<Map<string, DeviceRow>> {
+  const deviceUuids = [...new Set(trips.map((t) => t.ref.deviceUuid))];
+  if (deviceUuids.length === 0) return new Map();
+  const rows = await db.query<DeviceRow>(
+    'SELECT id, uuid, imei, company_id FROM devices WHERE uuid = ANY($1::uuid[])',
+    [deviceUuids],
+  );
+  return new Map(rows.map((d) => [d.uuid, d]));
+}
+
 /**
  * Replaces the trips, stops and idling of these device-days, on the connection (transaction) of the
  * flush (results.ts): the stored rows end equal to these, but only the rows that changed are written
@@ -24,17 +46,9 @@ export async function writeTripDays(
   db: Queryable,
   trips: readonly TripDayWrite[],
   vehicles: ReadonlyMap<string, VehicleRow>,
+  devices: ReadonlyMap<string, DeviceRow>,
   batch?: WriteBatch,
 ): Promise<void> {
-  const deviceUuids = [...new Set(trips.map((t) => t.ref.deviceUuid))];
-  const devices = new Map(
-    (
-      await db.query<{ id: number; uuid: string; imei: string; company_id: number }>(
-        'SELECT id, uuid, imei, company_id FROM devices WHERE uuid = ANY($1::uuid[])',
-        [deviceUuids],
-      )
-    ).map((d) => [d.uuid, d]),
-  );
   const del = { dev: [] as number[], day: [] as string[] };
   const ins = {
     company: [] as number[],
