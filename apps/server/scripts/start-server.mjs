@@ -14,12 +14,12 @@
 //
 // Memory at rest (package.json's `start` sets these before node starts, as glibc reads them once):
 // - MALLOC_ARENA_MAX=2: worker threads share two malloc arenas instead of one each (~10 MB less).
-// - MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=1048576 (issue 13): blocks of 64 KB and more
-//   are mapped on their own and returned when freed, instead of fragmenting the heap (1,000 devices on
-//   PGlite: ~38 MB less RSS). The reasons are in src/config/node-flags.ts (SERVER_MALLOC_ENV), which
+// - MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=1048576 (issue 13): blocks of 128 KB and
+//   more are mapped on their own and returned when freed, instead of fragmenting the heap. The reasons are in src/config/node-flags.ts (SERVER_MALLOC_ENV), which
 //   the scale-out roles and the whole-product benches use.
 // - --expose-gc: main.ts collects the embedded database's first instance after migrating and seeding.
-// - --max-semi-space-size=16 --heap-growing-percent=30 (issue 13, bench:soak with 1,000 devices on
+// - --max-semi-space-size=16 --heap-growing-percent=50 (50 since session 11, see
+//   src/config/node-flags.ts; issue 13, bench:soak with 1,000 devices on
 //   PGlite): the live heap was ~150 MB, but V8 let the old generation grow to ~560 MB of garbage
 //   before a full collection (RSS 610-740 MB in the first hours, 1.2-1.6 GB by the evening), fed by
 //   records and flush results promoted out of a 4 MB young generation while they waited for a

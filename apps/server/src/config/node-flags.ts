@@ -3,25 +3,32 @@
  * package script cannot import, so it spells them out; scripts/start-server.mjs says why they were
  * chosen), the scale-out roles (cluster/harness.ts) and the whole-product benches (pipeline/bench/
  * server-proc.ts). A 16 MB young generation lets records and flush results that wait for a query die
- * young, and the old generation is collected at 1.3x of what is live instead of V8's ~3.7x (issue 13).
+ * young, and the old generation is collected at 1.5x of what is live instead of V8's ~3.7x (issue 13).
+ *
+ * 1.5x, not the 1.3x of session 9: at 1.3x the heap held 105 MB of hourly checkpoint text that made
+ * the margin; once the checkpoints were deflated outside the heap (incremental/device.ts) the same
+ * 1.3x of a smaller live heap meant a full collection every ~1.3 s at 1,000 devices in the afternoon
+ * (16 per 20 s, from the server's own GC metrics), and CPU per record rose 20-35 % by then (bench:soak,
+ * PGlite: 0.30-0.34 ms in hours 7-10, 0.42-0.45 in the evening). At 1.5x: 7 per 20 s, 0.26-0.33 ms in
+ * the same hours, for ~10-20 MB more RSS.
  */
-export const SERVER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=30'];
+export const SERVER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
 
 /**
  * glibc malloc settings of every server process (read once when the process starts, so they are set
  * in its environment: package.json's `start` spells the same out):
  * - MALLOC_ARENA_MAX=2: worker threads share two arenas instead of one each;
- * - MALLOC_MMAP_THRESHOLD_=65536: blocks of 64 KB and more are mapped on their own and go back to the
- *   system when freed. glibc's own threshold rises to 32 MB as big blocks are freed, so the server's
- *   big short-lived buffers (socket reads, the rows and parameters crossing to PGlite's thread,
- *   compiling PGlite's WebAssembly) ended in the heap and left it fragmented: bench:soak at 1,000
- *   devices on PGlite, RSS 435 -> 397 MB in the same hour (CPU per record within the run's noise,
- *   at most ~10 % more: a mapping per big block);
+ * - MALLOC_MMAP_THRESHOLD_=131072: blocks of 128 KB and more are mapped on their own and go back to
+ *   the system when freed. glibc's own threshold rises to 32 MB as big blocks are freed, so the
+ *   server's big short-lived buffers (the rows and parameters crossing to PGlite's thread, compiling
+ *   PGlite's WebAssembly) ended in the heap and left it fragmented. 64 KB took more off (bench:soak at
+ *   1,000 devices on PGlite, RSS 435 -> 397 MB in the same hour) but put every socket read (node
+ *   asks for 64 KB per read) through a mapping of its own; 128 KB keeps those in the heap;
  * - MALLOC_TRIM_THRESHOLD_=1048576: free memory at the top of the heap goes back past 1 MB, not 128 KB
  *   but without the dynamic rise that came with the default.
  */
 export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '65536',
+  MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '1048576',
 };

@@ -218,6 +218,11 @@ async function openPg(
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // node-postgres closes a connection idle for 10 s by default. A server at 1,000 devices uses its
+    // pool in bursts (the flush every few seconds, the gateway's inserts, API requests), so backends
+    // were closed and forked again all day, each fork warming its catalog caches anew; a minute keeps
+    // the busy pool's connections and still lets an idle server give them back.
+    idleTimeoutMillis: 60_000,
     types,
     options: `-c TimeZone=UTC -c search_path=${schemaName},public`,
   });

@@ -13,12 +13,19 @@ import type { Database, EmbeddedDbMemory, Queryable } from './db';
  * and takes rows back, so while the database works the gateway still reads frames, the API still
  * answers from memory and the second core does the SQL.
  *
- * What stays the same: one PGlite instance, one statement at a time in arrival order (PGlite's own
- * queue), transactions exclusive (a statement from outside waits until COMMIT or ROLLBACK, as before),
+ * What stays the same: one PGlite instance, one statement at a time in arrival order, transactions
+ * exclusive (a statement from outside waits until COMMIT or ROLLBACK, as before),
  * the same parsers (int8 and numeric as numbers, timestamptz as Date, jsonb parsed), errors with their
  * SQLSTATE `code`, `constraint`, `detail` and the rest of PostgreSQL's fields (app.ts maps 23505 and
  * friends to 422/409 from them). What it costs: rows and parameters are copied between the threads
  * (structured clone), which is small next to executing the statement.
+ *
+ * One thing is new: the urgent lane (`db.urgent`, db.ts). The thread keeps its own queue of waiting
+ * statements and transactions and takes an urgent statement before the others (but never more than
+ * four in a row while others wait, so a flood of them cannot stall the pipeline's flush or the API).
+ * The gateway's insert of a frame's records goes there: a device waits on it for its ACK, and behind
+ * a report or the live list of 1,000 vehicles it waited for both. A transaction that is open is never
+ * overtaken: the lane only changes the order of what waits.
  *
  * The worker's source is a string (`eval`), so the server's esbuild bundle (scripts/start-server.mjs)
  * needs no second entry point; it loads PGlite from the path the server resolved. `PGLITE_THREAD=off`
@@ -197,10 +204,6 @@ export async function openPgliteThread(opts: {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { entry: opts.entry, dir: opts.dir, schema: opts.schema, conf: opts.conf },
-    // The thread's own JavaScript is small (PGlite's glue, rows on their way out); its garbage is
-    // short-lived. A young generation of 3 x 4 MB instead of V8's 3 x 16 MB keeps ~30 MB less resident
-    // (bench:soak at 1,000 devices: the thread's heap was ~50 MB committed for ~20 MB used).
-    resourceLimits: { maxYoungGenerationSizeMb: 12 },
   });
   const pending = new Map<number, Pending>();
   let nextId = 1;
