@@ -64,27 +64,30 @@ export class SqlResultStore implements ResultStore {
     const db = this.db as Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
     // The memory of what was written moves on only once the transaction has committed.
     const batch = this.written?.begin();
+    // Sent together only on the embedded database (below): node-postgres deprecates a second query on a
+    // client that is still running one, and PostgreSQL runs other connections' work meanwhile anyway.
+    const together = (db as { driver?: string }).driver === 'pglite';
     if (typeof db.transaction === 'function')
-      await db.transaction((tx) => this.writeResultsIn(tx, trips, rollups, batch, true));
+      await db.transaction((tx) => this.writeResultsIn(tx, trips, rollups, batch, together));
     else await this.writeResultsIn(db, trips, rollups, batch, false);
     batch?.commit();
   }
 
   /**
-   * The flush's reads first (vehicle and device ids), then its writes. In a transaction (`inTx`) the
-   * writes are sent together, each without waiting for the one before: the transaction's connection
-   * runs them in order (node-postgres's client queue; PGlite's, on its thread or not), and the first
-   * failure fails the rest and the transaction. Waiting for each reply before sending the next kept the
-   * transaction open for a turn of the server's event loop per statement: on the embedded database,
-   * whose one connection every device's insert waits for, ~40 % of the time a flush held it (bench:soak
-   * at 1,000 devices: 2.2 s of transactions per 20 s, 1.4 s of them executing statements).
+   * The flush's reads first (vehicle and device ids), then its writes. With `together` (a transaction
+   * on the embedded database) the writes are sent at once, each without waiting for the one before:
+   * PGlite runs a transaction's statements in the order sent, and the first failure fails the rest and
+   * the transaction. Waiting for each reply before sending the next kept the transaction open for a
+   * turn of the server's event loop per statement, and PGlite's one connection is what every device's
+   * insert waits for: ~40 % of the time a flush held it (bench:soak at 1,000 devices: 2.2 s of
+   * transactions per 20 s, 1.4 s of them executing statements).
    */
   private async writeResultsIn(
     db: Queryable,
     trips: readonly TripDayWrite[],
     rollups: readonly RollupDayWrite[],
     batch: WriteBatch | undefined,
-    inTx: boolean,
+    together: boolean,
   ): Promise<void> {
     const vehicleUuids = [
       ...new Set([
@@ -104,7 +107,7 @@ export class SqlResultStore implements ResultStore {
     const writes = new WriteList();
     if (trips.length) await writeTripDays(writes, trips, vehicles, devices, batch);
     if (rollups.length) await writeRollupDays(writes, rollups, vehicles, batch);
-    if (inTx) await Promise.all(writes.statements.map((w) => db.query(w.text, w.params)));
+    if (together) await Promise.all(writes.statements.map((w) => db.query(w.text, w.params)));
     else for (const w of writes.statements) await db.query(w.text, w.params);
   }
 
