@@ -95,14 +95,16 @@ export class SqlResultStore implements ResultStore {
         ...rollups.map((r) => r.ref.vehicleUuid),
       ]),
     ];
-    const [vehicleRows, devices] = await Promise.all([
+    const readVehicles = () =>
       vehicleUuids.length
         ? db.query<VehicleRow>('SELECT id, uuid, company_id FROM vehicles WHERE uuid = ANY($1::uuid[])', [
             vehicleUuids,
           ])
-        : [],
-      tripDevices(db, trips),
-    ]);
+        : Promise.resolve([]);
+    // Together on the embedded database; one after the other on a node-postgres client (see above).
+    const [vehicleRows, devices] = together
+      ? await Promise.all([readVehicles(), tripDevices(db, trips)])
+      : [await readVehicles(), await tripDevices(db, trips)];
     const vehicles = new Map(vehicleRows.map((v) => [v.uuid, v]));
     const writes = new WriteList();
     if (trips.length) await writeTripDays(writes, trips, vehicles, devices, batch);
