@@ -140,9 +140,11 @@ describe('PGlite on its own thread', () => {
       order.push('commit');
     });
     await new Promise((r) => setTimeout(r, 50));
-    const urgent = db.urgent!.query<{ n: number }>(`SELECT count(*)::int AS n FROM t WHERE id = 11`).then((r) => {
-      order.push(`urgent saw ${r[0]!.n}`);
-    });
+    const urgent = db
+      .urgent!.query<{ n: number }>(`SELECT count(*)::int AS n FROM t WHERE id = 11`)
+      .then((r) => {
+        order.push(`urgent saw ${r[0]!.n}`);
+      });
     await new Promise((r) => setTimeout(r, 50));
     release();
     await Promise.all([tx, urgent]);

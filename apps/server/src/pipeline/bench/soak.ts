@@ -8,7 +8,15 @@ import { seedFleet } from '../../cluster/harness';
 import { openStorage } from '../../storage/storage';
 import { printTableSizes, tableSizes } from './soak-db';
 import { DAY0, spawnGenerator } from './soak-gen';
-import { cpuMs, memoryParts, postgresCpuMs, rssMb, runWaitMs, startServer, type MemoryParts } from './server-proc';
+import {
+  cpuMs,
+  memoryParts,
+  postgresCpuMs,
+  rssMb,
+  runWaitMs,
+  startServer,
+  type MemoryParts,
+} from './server-proc';
 import { probeLag } from './soak-probe';
 
 /**
@@ -303,7 +311,8 @@ async function main(): Promise<void> {
     api_list_p95_ms: pct(allApi, 95),
     rss_max_mb: Math.max(0, ...rows.map(([, s]) => s.rss)),
     // What the RSS was made of in the hour of the highest RSS (MB, the server's own /metrics).
-    rss_parts_at_max_mb: rows.reduce<HourStats | null>((a, [, s]) => (!a || s.rss > a.rss ? s : a), null)?.mem ?? null,
+    rss_parts_at_max_mb:
+      rows.reduce<HourStats | null>((a, [, s]) => (!a || s.rss > a.rss ? s : a), null)?.mem ?? null,
     // The machine: how long the server's event loop waited for a CPU per wall second, and the load
     // average (other work on the machine; 2 cores here). ACK and lag include this wait.
     run_queue_wait_ms_per_s: Math.round(
