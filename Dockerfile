@@ -43,6 +43,9 @@ USER node
 EXPOSE 8081 9100 5027 5046 5055 5078 5222
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.HEALTH_PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# The memory settings every server process runs with (apps/server/src/config/node-flags.ts says why):
+# glibc reads these when the process starts, and the V8 flags are on the command line below.
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=1048576
 # A cluster node (ROLE=gateway|worker|api with DATABASE_URL and NATS_URL). For the embedded
 # one-process product use: command ["npm", "run", "start", "-w", "@fleet/server"].
-CMD ["node", "--import", "tsx", "--conditions=source", "apps/server/src/cluster/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "--import", "tsx", "--conditions=source", "apps/server/src/cluster/main.ts"]

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envSchema, loadConfig } from '../config/config';
 import { clusterConfig, clusterEnvShape } from '../cluster/config';
+import { SERVER_MALLOC_ENV, SERVER_V8_FLAGS } from '../config/node-flags';
 import { registry } from '../metrics/metrics';
 
 /**
@@ -44,7 +45,12 @@ const envOf = (s: Service): Record<string, string> => ({
   ...imageEnv,
   ...Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)])),
 });
-const KNOWN = new Set([...Object.keys(envSchema.shape), ...Object.keys(clusterEnvShape)]);
+/** Variables the server reads, and the malloc settings glibc reads at start (config/node-flags.ts). */
+const KNOWN = new Set([
+  ...Object.keys(envSchema.shape),
+  ...Object.keys(clusterEnvShape),
+  ...Object.keys(SERVER_MALLOC_ENV),
+]);
 
 describe('docker-compose.yml and the Dockerfile', () => {
   it('has the services a scale-out deployment needs', () => {
@@ -64,6 +70,19 @@ describe('docker-compose.yml and the Dockerfile', () => {
     }
     for (const key of Object.keys(imageEnv))
       expect({ key, known: KNOWN.has(key) }).toEqual({ key, known: true });
+  });
+
+  it('the image and npm start run with the memory settings of config/node-flags.ts', () => {
+    for (const [k, v] of Object.entries(SERVER_MALLOC_ENV)) {
+      expect(imageEnv[k], k).toBe(v);
+      expect(serverScripts.start).toContain(`${k}=${v} `);
+    }
+    const cmd = /^CMD (\[.*\])$/m.exec(runtime.slice(runtime.lastIndexOf('\nCMD ')))?.[1];
+    const args = JSON.parse(cmd ?? '[]') as string[];
+    for (const flag of SERVER_V8_FLAGS) {
+      expect(args, flag).toContain(flag);
+      expect(serverScripts.start).toContain(` ${flag} `);
+    }
   });
 
   it('the database and NATS URLs point at the compose services with their credentials', () => {
