@@ -182,7 +182,7 @@ async function openPglite(
 }
 
 /** PGlite's WebAssembly memory in bytes (its Emscripten module is a protected field). */
-export function wasmBytes(client: PGlite): number {
+function wasmBytes(client: PGlite): number {
   const mod = (client as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod;
   return mod?.HEAPU8?.byteLength ?? 0;
 }
