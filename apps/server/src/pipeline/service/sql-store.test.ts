@@ -11,6 +11,7 @@ import type { LocationBatchMessage, NotificationInput } from './ports';
 import { PipelineService } from './service';
 import { nameUuid } from '../salik/api-gates';
 import { gateUuid, SqlPipelineStore, toShape } from './sql-store';
+import { emptyRollup } from '../rollups/rollups';
 
 const T0 = Date.UTC(2026, 0, 5, 4, 0); // Monday 08:00 Dubai
 const salik = loadSalik();
@@ -308,6 +309,58 @@ describe('SqlPipelineStore with the pipeline service', () => {
         [row.alert.dedupeKey],
       ),
     ).rejects.toThrow(/duplicate key|unique/i);
+  });
+
+  it("writes a flush's trips and rollups all or nothing, its writes sent together on PGlite", async () => {
+    const store = new SqlPipelineStore(storage.db, { rememberWrites: true });
+    const date = '2026-02-10';
+    const at = Date.UTC(2026, 1, 10, 6, 0);
+    const trip = {
+      deviceId: ids.deviceUuid,
+      startTime: at,
+      endTime: at + 600_000,
+      start: { lat: 25.1, lon: 55.2 },
+      end: { lat: 25.2, lon: 55.3 },
+      distanceM: 5000,
+      distanceSource: 'gps' as const,
+      durationS: 600,
+      maxSpeedKmh: 60,
+      avgSpeedKmh: 30,
+      idleS: 0,
+      recordCount: 60,
+    };
+    const tripWrite = {
+      ref: { companyUuid: ids.companyUuid, deviceUuid: ids.deviceUuid, vehicleUuid: ids.vehicleUuid },
+      date,
+      detection: { mode: 'ignition' as const, trips: [trip], stops: [], idles: [] },
+    };
+    const daily = { ...emptyRollup(ids.vehicleUuid, date, null), records: 1 };
+    // An hour no smallint holds: the rollup upsert, the flush's last write, fails.
+    const broken = { ...emptyRollup(ids.vehicleUuid, date, 99_999), records: 1 };
+    const rollupWrite = (hourly: (typeof broken)[]) => ({
+      ref: { companyUuid: ids.companyUuid, vehicleUuid: ids.vehicleUuid },
+      day: { daily, hourly, fuelEvents: [] },
+    });
+    const stored = async () => ({
+      trips: (
+        await storage.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM device_trips WHERE device_id = $1 AND data->>'day' = $2`,
+          [ids.device, date],
+        )
+      )[0]!.n,
+      rollups: (
+        await storage.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM vehicle_rollups WHERE vehicle_id = $1 AND day = $2`,
+          [ids.vehicle, date],
+        )
+      )[0]!.n,
+    });
+    await expect(store.writeResults([tripWrite], [rollupWrite([broken])])).rejects.toThrow();
+    expect(await stored()).toEqual({ trips: 0, rollups: 0 });
+    // The same flush without the broken row is written whole, and the memory of what was written did
+    // not claim the failed one.
+    await store.writeResults([tripWrite], [rollupWrite([])]);
+    expect(await stored()).toEqual({ trips: 1, rollups: 1 });
   });
 
   it('toShape reads the API geometry', () => {
