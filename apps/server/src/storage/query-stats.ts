@@ -22,6 +22,8 @@ export interface StatementStats {
   /** process CPU time (all threads) over the same span: less inflated than `ms` on a loaded machine */
   cpuMs: number;
   rows: number;
+  /** the longest own time of one call (what a device's insert queued behind at worst) */
+  maxMs: number;
 }
 
 export function withQueryStats<D extends Database>(db: D, file: string, bucketS = 30): D {
@@ -51,12 +53,22 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
     const b = Math.floor((Date.now() - started) / (bucketS * 1000));
     const m = (buckets[b] ??= new Map());
     const k = key(sql);
-    const s = m.get(k) ?? { calls: 0, ms: 0, cpuMs: 0, rows: 0 };
+    const s = m.get(k) ?? { calls: 0, ms: 0, cpuMs: 0, rows: 0, maxMs: 0 };
     s.calls++;
     s.ms += Math.max(0, own);
+    s.maxMs = Math.max(s.maxMs, own);
     s.cpuMs += Math.max(0, ownCpu);
     s.rows += rows;
     m.set(k, s);
+  };
+  const noteWall = (label: string, ms: number) => {
+    const b = Math.floor((Date.now() - started) / (bucketS * 1000));
+    const m = (buckets[b] ??= new Map());
+    const s = m.get(label) ?? { calls: 0, ms: 0, cpuMs: 0, rows: 0, maxMs: 0 };
+    s.calls++;
+    s.ms += ms;
+    s.maxMs = Math.max(s.maxMs, ms);
+    m.set(label, s);
   };
   const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
@@ -78,6 +90,7 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
               ms: Math.round(s.ms * 10) / 10,
               cpu_ms: Math.round(s.cpuMs * 10) / 10,
               rows: s.rows,
+              max_ms: Math.round(s.maxMs * 10) / 10,
             },
           ]),
       ),
@@ -107,8 +120,19 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
         }
       : {}),
     exec: (text: string) => timed(text, () => db.exec(text)),
-    transaction: <T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>) =>
-      db.transaction((tx) => fn(wrapTx(tx))),
+    // A whole transaction is also counted, by its wall time from BEGIN to COMMIT (on PGlite nothing
+    // else runs meanwhile: what the gateway's inserts wait behind), under "(transaction)".
+    transaction: async <T>(fn: (tx: Queryable & { exec(text: string): Promise<void> }) => Promise<T>) => {
+      let t0 = 0;
+      try {
+        return await db.transaction((tx) => {
+          t0 = performance.now();
+          return fn(wrapTx(tx));
+        });
+      } finally {
+        if (t0 > 0) noteWall('(transaction)', performance.now() - t0);
+      }
+    },
     close: async () => {
       dump();
       clearInterval(timer);
