@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { TYRE_IO, type IoMap } from '../common/io';
 import { sortAndDedupe, type PositionRecord } from '../common/types';
 import { addDays, localDate } from '../common/zoned-time';
-import { computeDayRollups, defaultRollupOptions, rollupAffectedDays, rollupWindow } from '../rollups/rollups';
+import {
+  computeDayRollups,
+  defaultRollupOptions,
+  rollupAffectedDays,
+  rollupWindow,
+} from '../rollups/rollups';
 import { affectedDays, dayWindow, defaultTripConfig, tripsForDay } from '../trips/trips';
 import { DaysCovering, DeviceIncremental, FOLD_IO_IDS, foldRecord, newDeviceIncState } from './device';
 import { newRollupFold, rollupFoldPush, rollupFoldResult } from './rollup-fold';
@@ -123,7 +128,8 @@ describe('the IO the folds keep', () => {
       expect(inc.hasTripDay(day) && inc.hasRollupDay(day)).toBe(true);
       const ids = new Set<string>();
       JSON.stringify(inc.state, (key, value: unknown) => {
-        if (key === 'io' && value && typeof value === 'object') for (const k of Object.keys(value)) ids.add(k);
+        if (key === 'io' && value && typeof value === 'object')
+          for (const k of Object.keys(value)) ids.add(k);
         return value;
       });
       expect(ids.size).toBeGreaterThan(0);
@@ -142,7 +148,11 @@ describe('the days a time touches (DaysCovering)', () => {
       // and +- the reach (the edges of the cached spans), in time order and then out of it.
       const times: number[] = [];
       for (let t = START - 2 * 86_400_000; t < START + 3 * 86_400_000; t += 7 * 60_000) times.push(t);
-      for (let d = localDate(START - 2 * 86_400_000, tz); d < localDate(START + 3 * 86_400_000, tz); d = addDays(d, 1)) {
+      for (
+        let d = localDate(START - 2 * 86_400_000, tz);
+        d < localDate(START + 3 * 86_400_000, tz);
+        d = addDays(d, 1)
+      ) {
         const midnight = rollupWindow(d, opts).from + 3_600_000;
         for (const reach of [0, 3_600_000, 86_400_000])
           for (const e of [-1000, -1, 0, 1, 1000]) times.push(midnight - reach + e, midnight + reach + e);
