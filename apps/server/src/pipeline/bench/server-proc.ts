@@ -9,7 +9,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The server as `npm start` runs it (apps/server scripts/start-server.mjs: the esbuild bundle in the
- * same process, config/node-flags.ts's malloc settings, --max-semi-space-size=16 --heap-growing-percent=50), ready once its
+ * same process, config/node-flags.ts's malloc settings and V8 flags), ready once its
  * HTTP port answers.
  */
 export async function startServer(
