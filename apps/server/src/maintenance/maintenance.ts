@@ -25,6 +25,8 @@ export interface MaintenanceResult {
   vacuumed: string[];
   analyzed: string[];
   ms: number;
+  /** The table whose statement took longest, and how long (the single connection was held that long). */
+  slowest: { table: string; ms: number } | null;
 }
 
 interface TableStats {
@@ -56,21 +58,25 @@ export async function runMaintenance(db: Database): Promise<MaintenanceResult> {
   );
   const vacuumed: string[] = [];
   const analyzed: string[] = [];
+  let slowest: MaintenanceResult['slowest'] = null;
   for (const t of tables) {
     const vacuum = t.dead > VACUUM_BASE + VACUUM_SCALE * t.live;
     const analyze = t.never || t.changed > ANALYZE_BASE + ANALYZE_SCALE * t.live;
     if (!vacuum && !analyze) continue;
     const target = `${quote(t.schema)}.${quote(t.name)}`;
+    const t0 = performance.now();
     try {
       await db.exec(vacuum ? `VACUUM (ANALYZE) ${target}` : `ANALYZE ${target}`);
     } catch {
       // A table dropped meanwhile (a retention partition): nothing to do.
       continue;
     }
+    const ms = Math.round(performance.now() - t0);
+    if (!slowest || ms > slowest.ms) slowest = { table: t.name, ms };
     if (vacuum) vacuumed.push(t.name);
     analyzed.push(t.name);
   }
-  return { vacuumed, analyzed, ms: Math.round(performance.now() - started) };
+  return { vacuumed, analyzed, ms: Math.round(performance.now() - started), slowest };
 }
 
 /** Whether this database needs our passes: PGlite always, PostgreSQL when its autovacuum is off. */
@@ -104,7 +110,8 @@ export function startMaintenance(
         const r = await runMaintenance(db);
         if (r.analyzed.length > 0)
           log(
-            `maintenance: vacuumed ${r.vacuumed.length} and analysed ${r.analyzed.length} table(s) in ${r.ms} ms`,
+            `maintenance: vacuumed ${r.vacuumed.length} and analysed ${r.analyzed.length} table(s) in ${r.ms} ms` +
+              (r.slowest && r.slowest.ms >= 1000 ? ` (longest: ${r.slowest.table}, ${r.slowest.ms} ms)` : ''),
           );
       } catch (err) {
         log(`maintenance: failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -180,6 +180,37 @@ describe('demo history', () => {
     }
   });
 
+  it("charts the engine's RPM and temperature over a week, hour by hour", async () => {
+    const token = await signIn(DEMO_EMAIL);
+    const company = (await call(app, { method: 'GET', url: '/v1/auth', token })).json().data
+      .transport_companies[0].uuid as string;
+    const from = new Date(NOW - 7 * 86_400_000).toISOString();
+    const res = await call(app, {
+      method: 'GET',
+      url: `/v1/reports/engine?from=${encodeURIComponent(from)}&to=${encodeURIComponent(new Date(NOW).toISOString())}`,
+      token,
+      company,
+      headers: { timezone: TZ },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().data as {
+      max_rpm: number | null;
+      rpm: { at: string; value: number }[];
+      temperature: { at: string; value: number }[];
+    }[];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) {
+      // Points on at least five of the seven days, each an hour of the week.
+      const days = new Set(row.rpm.map((p) => p.at.slice(0, 10)));
+      expect(days.size, JSON.stringify(row.rpm.slice(0, 3))).toBeGreaterThanOrEqual(5);
+      expect(row.temperature.length).toBeGreaterThan(row.rpm.length / 2);
+      expect(row.max_rpm).toBeGreaterThan(1_200);
+      const temps = row.temperature.map((p) => p.value);
+      expect(Math.min(...temps)).toBeGreaterThanOrEqual(27.9);
+      expect(Math.max(...temps)).toBeLessThanOrEqual(40.1);
+    }
+  });
+
   it("keeps the second company's admin to its own company", async () => {
     const token = await signIn(SECOND_EMAIL);
     const me = (await call(app, { method: 'GET', url: '/v1/auth', token })).json();

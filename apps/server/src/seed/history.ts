@@ -506,12 +506,21 @@ function tickTimes(dayStart: number, dayEnd: number): number[] {
   return out;
 }
 
+/**
+ * The IO of a history record: ignition, odometer, fuel litres and supply voltage, and the engine's RPM
+ * and temperature as the live simulator reports them (simulator/vehicle.ts: 750 rpm idling, 1,200 + 18 per
+ * km/h moving; IO 25 in 0.01 °C, here 28-40 °C over the day, warmest at 14:00 UTC+4). Without the last two
+ * the engine report's charts of a week or a month held only the minutes since the server started.
+ */
 function io(r: Rec): Record<string, { value: number }> {
+  const dayPhase = Math.cos(((r.t / 3_600_000 + 4 - 14) / 24) * 2 * Math.PI);
   return {
     '239': { value: r.ign ? 1 : 0 },
     '16': { value: r.odoM },
     '84': { value: Math.round(r.fuelL * 10) },
     '66': { value: r.ign ? 27_600 : 25_100 },
+    '85': { value: r.ign ? (r.speed > 0 ? 1_200 + Math.round(r.speed * 18) : 750) : 0 },
+    '25': { value: Math.round(3_400 + 600 * dayPhase) },
   };
 }
 
