@@ -42,6 +42,13 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
+  /** The entry of `label` in the current bucket. */
+  const statsOf = (label: string): StatementStats => {
+    const m = (buckets[Math.floor((Date.now() - started) / (bucketS * 1000))] ??= new Map());
+    let s = m.get(label);
+    if (!s) m.set(label, (s = { calls: 0, ms: 0, cpuMs: 0, rows: 0, maxMs: 0 }));
+    return s;
+  };
   const note = (sql: string, t0: number, c0: number, rows: number) => {
     const end = performance.now();
     const cpu = cpuNow();
@@ -50,25 +57,18 @@ export function withQueryStats<D extends Database>(db: D, file: string, bucketS 
     const ownCpu = pglite ? cpu - Math.max(c0, lastCpu) : cpu - c0;
     lastEnd = end;
     lastCpu = cpu;
-    const b = Math.floor((Date.now() - started) / (bucketS * 1000));
-    const m = (buckets[b] ??= new Map());
-    const k = key(sql);
-    const s = m.get(k) ?? { calls: 0, ms: 0, cpuMs: 0, rows: 0, maxMs: 0 };
+    const s = statsOf(key(sql));
     s.calls++;
     s.ms += Math.max(0, own);
     s.maxMs = Math.max(s.maxMs, own);
     s.cpuMs += Math.max(0, ownCpu);
     s.rows += rows;
-    m.set(k, s);
   };
   const noteWall = (label: string, ms: number) => {
-    const b = Math.floor((Date.now() - started) / (bucketS * 1000));
-    const m = (buckets[b] ??= new Map());
-    const s = m.get(label) ?? { calls: 0, ms: 0, cpuMs: 0, rows: 0, maxMs: 0 };
+    const s = statsOf(label);
     s.calls++;
     s.ms += ms;
     s.maxMs = Math.max(s.maxMs, ms);
-    m.set(label, s);
   };
   const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();

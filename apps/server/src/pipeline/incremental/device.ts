@@ -54,10 +54,13 @@ export type PushOutcome = 'fed' | 'duplicate' | 'late';
 
 /**
  * The IO elements the trip and rollup folds (and the batch functions they equal) read: odometer,
- * ignition, RPM, temperature, fuel level / litres / counter and the tyre sensors. fold-io.test.ts runs
+ * ignition, RPM, temperature, fuel level / litres / counter and the tyre sensors. device.test.ts runs
  * the folds and the batch functions over records whose IO records every element read, and fails on one
  * not listed here.
  */
+/** An array index far past any IO id (see `foldRecord`). */
+const SPARSE = 1 << 24;
+
 export const FOLD_IO_IDS: readonly number[] = [
   IO.odometer,
   IO.ignition,
@@ -76,8 +79,6 @@ export const FOLD_IO_IDS: readonly number[] = [
  * 1,000 devices (bench:soak, heap snapshot in the fourth hour), and most of the text of every saved state
  * and hourly checkpoint. The results are the same: nothing else of the IO is read.
  */
-const SPARSE = 1 << 24;
-
 export function foldRecord(r: PositionRecord): PositionRecord {
   const io = r.io;
   if (!io) return r;
