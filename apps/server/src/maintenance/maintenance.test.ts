@@ -43,6 +43,38 @@ describe('storage maintenance (autovacuum for PGlite)', () => {
     expect(second.analyzed).not.toContain('maint_probe');
   });
 
+  it('analyses the partitions of locations with a small sample, the other tables with the default', async () => {
+    // 5,000 distinct fix times in a month partition, and as many distinct values in maint_probe: with
+    // the default target (100) a histogram has 101 bounds, with the partitions' target (10) 11.
+    const [d] = await storage.db.query<{ id: number }>(
+      `WITH c AS (INSERT INTO transport_companies (name) VALUES ('Maint') RETURNING id)
+       INSERT INTO devices (company_id, imei, type) SELECT id, '356307042400001', 'teltonika' FROM c RETURNING id, company_id`,
+    );
+    const [part] = await storage.db.query<{ name: string }>(
+      `SELECT fleet_ensure_location_partition('2026-03-01') AS name`,
+    );
+    await storage.db.query(
+      `INSERT INTO locations (device_id, company_id, fix_time, latitude, longitude)
+       SELECT $1, (SELECT company_id FROM devices WHERE id = $1), timestamptz '2026-03-02' + g * interval '10 s', 25, 55
+       FROM generate_series(1, 5000) g`,
+      [d!.id],
+    );
+    await storage.db.exec('UPDATE maint_probe SET v = id');
+    const r = await runMaintenance(storage.db);
+    expect(r.analyzed).toContain(part!.name);
+    expect(r.analyzed).toContain('maint_probe');
+    const bounds = async (table: string, column: string) => {
+      const [s] = await storage.db.query<{ n: number }>(
+        `SELECT array_length(histogram_bounds::text::text[], 1) AS n FROM pg_stats
+         WHERE schemaname = current_schema() AND tablename = $1 AND attname = $2`,
+        [table, column],
+      );
+      return s?.n;
+    };
+    expect(await bounds(part!.name, 'fix_time')).toBe(11);
+    expect(await bounds('maint_probe', 'v')).toBe(101);
+  });
+
   it('a few changes below the thresholds do not trigger work', async () => {
     await storage.db.exec('UPDATE maint_probe SET v = v + 1 WHERE id <= 40');
     const r = await runMaintenance(storage.db);

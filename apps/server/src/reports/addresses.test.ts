@@ -72,13 +72,17 @@ beforeAll(async () => {
       d!.id,
       JSON.stringify({
         day: '2026-01-13',
-        stops,
-        idles: [],
         start_location: { latitude: 25.2, longitude: 55.3 },
         end_location: { latitude: 25.1, longitude: 55.2 },
       }),
     ],
   );
+  for (const s of stops)
+    await db.query(
+      `INSERT INTO device_stops (company_id, vehicle_id, device_id, kind, day, started_at, ended_at, minutes, latitude, longitude)
+       VALUES ($1, $2, $3, 'stop', '2026-01-13', to_timestamp($4 / 1000.0), to_timestamp($5 / 1000.0), $6, $7, $8)`,
+      [c!.id, v!.id, d!.id, s.startTime, s.endTime, s.minutes, s.place.lat, s.place.lon],
+    );
   tenant = {
     companyUuid: c!.uuid,
     countryCode: 'AE',

@@ -81,20 +81,21 @@ beforeAll(async () => {
      WHERE v.company_id = $1`,
     [a, from, new Date(TO).toISOString()],
   );
-  // Stops and idles of each vehicle-day (the stops / idling reports read them from device_trips).
+  // A trip, two stops and an idle period of each vehicle-day.
   await db.query(
     `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
-     SELECT $1, v.id, dv.id, d, d + interval '10 hours', 120000, jsonb_build_object(
-       'stops', jsonb_build_array(
-         jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 3600000, 'endTime', extract(epoch FROM d) * 1000 + 5400000,
-                            'minutes', 30, 'place', jsonb_build_object('lat', 25.2, 'lon', 55.3)),
-         jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 7200000, 'endTime', extract(epoch FROM d) * 1000 + 9000000,
-                            'minutes', 30, 'place', jsonb_build_object('lat', 25.2, 'lon', 55.3))),
-       'idles', jsonb_build_array(
-         jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 600000, 'endTime', extract(epoch FROM d) * 1000 + 900000,
-                            'minutes', 5, 'place', jsonb_build_object('lat', 25.2, 'lon', 55.3))))
+     SELECT $1, v.id, dv.id, d, d + interval '10 hours', 120000, '{}'::jsonb
      FROM vehicles v JOIN devices dv ON dv.imei = (356000000000000 + substr(v.license_plate_number, 3)::int)::text,
           generate_series($2::timestamptz, $3::timestamptz, interval '1 day') d
+     WHERE v.company_id = $1`,
+    [a, from, new Date(TO).toISOString()],
+  );
+  await db.query(
+    `INSERT INTO device_stops (company_id, vehicle_id, device_id, kind, day, started_at, ended_at, minutes, latitude, longitude)
+     SELECT $1, v.id, dv.id, p.kind, d::date, d + make_interval(secs => p.s), d + make_interval(secs => p.e), p.m, 25.2, 55.3
+     FROM vehicles v JOIN devices dv ON dv.imei = (356000000000000 + substr(v.license_plate_number, 3)::int)::text,
+          generate_series($2::timestamptz, $3::timestamptz, interval '1 day') d,
+          (VALUES ('stop', 3600, 5400, 30), ('stop', 7200, 9000, 30), ('idle', 600, 900, 5)) AS p(kind, s, e, m)
      WHERE v.company_id = $1`,
     [a, from, new Date(TO).toISOString()],
   );

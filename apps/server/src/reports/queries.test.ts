@@ -65,16 +65,15 @@ beforeAll(async () => {
       [c!.id, u.id, vs[0]!.id],
     );
   }
-  const stop = {
-    startTime: Date.UTC(2026, 0, 13, 5, 0),
-    endTime: Date.UTC(2026, 0, 13, 5, 30),
-    minutes: 30,
-    place: { lat: 25.1, lon: 55.2 },
-  };
   await db.query(
     `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
-     VALUES ($1, $2, $3, '2026-01-13T04:00:00Z', '2026-01-13T05:00:00Z', 1000, $4::jsonb)`,
-    [c!.id, vs[0]!.id, d!.id, JSON.stringify({ day: '2026-01-13', stops: [stop], idles: [] })],
+     VALUES ($1, $2, $3, '2026-01-13T04:00:00Z', '2026-01-13T05:00:00Z', 1000, '{"day":"2026-01-13"}')`,
+    [c!.id, vs[0]!.id, d!.id],
+  );
+  await db.query(
+    `INSERT INTO device_stops (company_id, vehicle_id, device_id, kind, day, started_at, ended_at, minutes, latitude, longitude)
+     VALUES ($1, $2, $3, 'stop', '2026-01-13', '2026-01-13T05:00:00Z', '2026-01-13T05:30:00Z', 30, 25.1, 55.2)`,
+    [c!.id, vs[0]!.id, d!.id],
   );
   const base = {
     companyUuid: c!.uuid,

@@ -5,7 +5,7 @@ import type { Tenant } from '../tenancy/context';
 import { periodDays, periodRange, type DashboardPeriod } from '../pipeline/rollups/dashboard';
 import { addDays, dayStartOf } from '../pipeline/common/zoned-time';
 import { hourlySql, planRange, rangeSql, sameDays } from './range';
-import { selectionSql, type ReportSelection } from './filters';
+import { selectionAnd, selectionSql, type ReportSelection } from './filters';
 import { page } from '../http/page';
 
 /**
@@ -391,34 +391,56 @@ export async function violationsReport(db: Queryable, tenant: Tenant, q: ReportR
   );
 }
 
-/** Stops or idling periods stored with each device-day by the pipeline. */
+/** Stops and idling periods in start order; periods starting together by their row id. */
+export const STOP_ORDER: readonly SeekKey[] = [{ sql: 's.started_at', cast: 'timestamptz' }, { sql: 's.id' }];
+
+/**
+ * Stops or idling periods the pipeline detected (device_stops, one row per period, index on company,
+ * kind and start), starting inside [from, to), oldest first.
+ */
 export async function stopsReport(db: Queryable, tenant: Tenant, q: ReportRange, kind: 'stops' | 'idles') {
   const params: unknown[] = [];
   const scope = scopeSql('vehicles', 'v', tenant, params);
-  const where = [scope];
-  where.push(...selectionSql('v', q, params));
-  const fromMs = params.push(Date.parse(q.from));
-  const toMs = params.push(Date.parse(q.to));
-  // Each device_trips row is one device-day, so its stops start within two days of its start: bound
-  // the rows by that (index device_trips_vehicle) instead of expanding every stored day (issue 18).
-  const near = `t.started_at >= to_timestamp($${fromMs}::float8 / 1000) - interval '2 days'
-    AND t.started_at < to_timestamp($${toMs}::float8 / 1000) + interval '2 days'`;
-  const list = `SELECT ${VEHICLE_SUMMARY} AS vehicle, s AS item
-    FROM device_trips t JOIN vehicles v ON v.id = t.vehicle_id,
-         jsonb_array_elements(coalesce(t.data->'${kind}', '[]'::jsonb)) WITH ORDINALITY e(s, i)
-    WHERE ${where.join(' AND ')} AND ${near}
-      AND (s->>'startTime')::float8 >= $${fromMs} AND (s->>'startTime')::float8 < $${toMs}`;
-  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${list}) x`, params);
-  const rows = await db.query<{ vehicle: unknown; item: StoredStop }>(
-    // Periods starting at the same time by day row, then by their place in the day's list: without a
-    // full order, LIMIT/OFFSET pages repeated some of them and skipped others.
-    `${list} ORDER BY (s->>'startTime')::float8, t.id, e.i LIMIT $${params.push(q.limit)} OFFSET $${params.push((q.page - 1) * q.limit)}`,
+  const after = q.seek?.after;
+  // A seek starts at the cursor's time (the index's column), then skips the rows of that instant already read.
+  const from = `$${params.push(after ? after[0] : q.from)}::timestamptz`;
+  const to = `$${params.push(q.to)}::timestamptz`;
+  const list = `FROM device_stops s JOIN vehicles v ON v.id = s.vehicle_id
+    WHERE ${scope} AND s.company_id = $1 AND s.kind = $${params.push(kind === 'stops' ? 'stop' : 'idle')}
+      AND s.started_at >= ${from} AND s.started_at < ${to}${selectionAnd('v', q, params)}
+      AND ${seekSql(STOP_ORDER, after, params)}`;
+  const n = await countOf(db, q, `SELECT count(*)::int AS n ${list}`, params);
+  const rows = await db.query<{
+    vehicle: unknown;
+    start: number;
+    end: number;
+    minutes: number;
+    lat: number;
+    lon: number;
+  }>(
+    `SELECT ${VEHICLE_SUMMARY} AS vehicle, (extract(epoch FROM s.started_at) * 1000)::float8 AS start,
+            (extract(epoch FROM s.ended_at) * 1000)::float8 AS "end", s.minutes, s.latitude AS lat, s.longitude AS lon
+            ${seekColumns(STOP_ORDER)}
+     ${list} ORDER BY ${seekOrder(STOP_ORDER)} ${limitSql(q, params)}`,
     params,
   );
-  return page(await stopRows(db, q, rows), c?.n ?? 0, q);
+  const data = await stopRows(
+    db,
+    q,
+    rows.map((r) => ({
+      vehicle: r.vehicle,
+      item: {
+        startTime: Math.round(Number(r.start)),
+        endTime: Math.round(Number(r.end)),
+        minutes: Number(r.minutes),
+        place: { lat: Number(r.lat), lon: Number(r.lon) },
+      },
+    })),
+  );
+  return answer(data, q, () => n, rows as unknown as Record<string, unknown>[], STOP_ORDER);
 }
 
-/** A stop or idle period as the pipeline stores it in `device_trips.data.stops` / `.idles`. */
+/** A stop or idle period as the pipeline detects it (trips/trips.ts `Stop`, `IdlePeriod`). */
 export interface StoredStop {
   startTime: number;
   endTime: number;

@@ -74,9 +74,14 @@ async function snapshot(deviceId: number, vehicleId: number) {
      FROM fuel_events WHERE vehicle_id = $1 ORDER BY at, kind`,
     [vehicleId],
   );
+  const stops = await storage.db.query(
+    `SELECT day::text, kind, started_at, ended_at, minutes, latitude, longitude, vehicle_id
+     FROM device_stops WHERE device_id = $1 ORDER BY day, kind, started_at`,
+    [deviceId],
+  );
   const strip = (rows: Record<string, unknown>[]) =>
     rows.map(({ id: _id, updated_at: _u, created_at: _c, ...rest }) => rest);
-  return { trips: strip(trips), rollups: strip(rollups), fuel };
+  return { trips: strip(trips), rollups: strip(rollups), fuel, stops };
 }
 
 /** `remember`: the store of the embedded server, which sends only the rows that changed since its last write. */
@@ -178,9 +183,16 @@ async function run(seed: number, variant: 'plain' | 'failover' | 'horizon', reme
   const oracle = await snapshot(device.id, vehicle.id);
   expect(incremental.trips.length).toBe(oracle.trips.length);
   expect(incremental).toEqual(oracle);
+  periodsCompared += oracle.stops.length;
 }
+/** Stops and idling periods the runs compared (device_stops): the streams must have some. */
+let periodsCompared = 0;
 
 describe('incremental pipeline on the database equals the batch computation', () => {
+  afterAll(() => {
+    expect(periodsCompared).toBeGreaterThan(10);
+  });
+
   it('random streams with duplicates and late batches', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), async (seed) => run(seed, 'plain')),

@@ -3,8 +3,10 @@ import { openTestStorage } from '../../../test/db';
 import type { Storage } from '../../storage/storage';
 import {
   writeChangedRollups as rollupsPlain,
+  writeChangedStops as stopsPlain,
   writeChangedTrips as tripsPlain,
   WrittenRows,
+  type StopRowArrays,
   type TripRowArrays,
   type WriteBatch,
 } from './write-changed';
@@ -64,6 +66,41 @@ const storedTrips = () =>
     [device, DAY],
   );
 
+const period = (kind: 'stop' | 'idle', k: number, endMin: number, day = DAY) => ({
+  kind,
+  day,
+  start: T + k * 3_600_000,
+  end: T + k * 3_600_000 + endMin * 60_000,
+  minutes: endMin,
+});
+const stopArrays = (ps: ReturnType<typeof period>[]): StopRowArrays => ({
+  company: ps.map(() => company),
+  vehicle: ps.map(() => vehicle),
+  dev: ps.map(() => device),
+  day: ps.map((p) => p.day),
+  kind: ps.map((p) => p.kind),
+  start: ps.map((p) => p.start),
+  end: ps.map((p) => p.end),
+  minutes: ps.map((p) => p.minutes),
+  lat: ps.map(() => 25.2),
+  lon: ps.map(() => 55.3),
+});
+const storedStops = () =>
+  storage.db.query<{
+    ctid: string;
+    id: number;
+    kind: string;
+    day: string;
+    start: number;
+    end: number;
+    minutes: number;
+  }>(
+    `SELECT ctid::text, id::int, kind, day::text, (extract(epoch FROM started_at) * 1000)::float8 AS start,
+            (extract(epoch FROM ended_at) * 1000)::float8 AS "end", minutes
+     FROM device_stops WHERE device_id = $1 ORDER BY day, kind, started_at`,
+    [device],
+  );
+
 /** 30 rollup arrays in the order writeChangedRollups takes them (only a few columns vary here). */
 const rollupColumns = (rows: { hour: number; distance: number }[]) => {
   const n = rows.length;
@@ -106,6 +143,54 @@ describe.each([
     del: { vehicle: number[]; day: string[] },
     cols: readonly (readonly unknown[])[],
   ) => withBatch((b) => rollupsPlain(db, del, cols, b));
+  const writeChangedStops = (db: Storage['db'], del: { dev: number[]; day: string[] }, rows: StopRowArrays) =>
+    withBatch((b) => stopsPlain(db, del, rows, b));
+
+  it('stops and idles: a closed period stays, the open one is updated in place, others come and go', async () => {
+    const del = { dev: [device], day: [DAY] };
+    // A row of another day of the device is never touched by this day's writes.
+    await writeChangedStops(
+      storage.db,
+      { dev: [device], day: ['2026-06-01'] },
+      stopArrays([period('stop', -20, 30, '2026-06-01')]),
+    );
+    await writeChangedStops(storage.db, del, stopArrays([period('stop', 0, 40), period('idle', 1, 5)]));
+    const first = await storedStops();
+    expect(first.map((s) => [s.day, s.kind, s.start, s.end, s.minutes])).toEqual([
+      ['2026-06-01', 'stop', T - 20 * 3_600_000, T - 20 * 3_600_000 + 30 * 60_000, 30],
+      [DAY, 'idle', T + 3_600_000, T + 3_600_000 + 5 * 60_000, 5],
+      [DAY, 'stop', T, T + 40 * 60_000, 40],
+    ]);
+    // The open idle period grew: the same row (id) with its new end; the stop is not written at all.
+    await writeChangedStops(storage.db, del, stopArrays([period('stop', 0, 40), period('idle', 1, 7.5)]));
+    const second = await storedStops();
+    expect(second.map((s) => [s.id, s.end, s.minutes])).toEqual([
+      [first[0]!.id, first[0]!.end, 30],
+      [first[1]!.id, T + 3_600_000 + 7.5 * 60_000, 7.5],
+      [first[2]!.id, first[2]!.end, 40],
+    ]);
+    expect(second[2]!.ctid).toBe(first[2]!.ctid);
+    // Same set again: nothing written.
+    await writeChangedStops(storage.db, del, stopArrays([period('stop', 0, 40), period('idle', 1, 7.5)]));
+    expect((await storedStops()).map((s) => s.ctid)).toEqual(second.map((s) => s.ctid));
+    // The idle period vanished (a recompute found it too short), a new stop came; twice the same key
+    // in one set keeps the last.
+    await writeChangedStops(
+      storage.db,
+      del,
+      stopArrays([period('stop', 0, 40), period('stop', 2, 10), period('stop', 2, 12)]),
+    );
+    expect((await storedStops()).map((s) => [s.day, s.kind, s.start, s.minutes])).toEqual([
+      ['2026-06-01', 'stop', T - 20 * 3_600_000, 30],
+      [DAY, 'stop', T, 40],
+      [DAY, 'stop', T + 2 * 3_600_000, 12],
+    ]);
+    // A day without periods any more: all of that day gone, the other day kept.
+    await writeChangedStops(storage.db, del, stopArrays([]));
+    expect((await storedStops()).map((s) => s.day)).toEqual(['2026-06-01']);
+    await writeChangedStops(storage.db, { dev: [device], day: ['2026-06-01'] }, stopArrays([]));
+    expect(await storedStops()).toEqual([]);
+  });
 
   it('trips: unchanged rows stay, a changed one is replaced, a gone one deleted, a new one added', async () => {
     const del = { dev: [device], day: [DAY] };

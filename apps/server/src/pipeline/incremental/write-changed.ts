@@ -251,6 +251,154 @@ export async function writeChangedTrips(
   );
 }
 
+/** The stop and idle rows of a flush (device_stops, migration 0030), column by column (sql/trips.ts). */
+export interface StopRowArrays {
+  company: number[];
+  vehicle: (number | null)[];
+  dev: number[];
+  /** The device-day whose detection holds the period. */
+  day: string[];
+  kind: ('stop' | 'idle')[];
+  start: number[];
+  end: number[];
+  minutes: number[];
+  lat: number[];
+  lon: number[];
+}
+
+const STOP_ROWS = `unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::float8[], $7::float8[],
+    $8::float8[], $9::float8[], $10::float8[]) AS u(c, v, d, dy, k, s, e, mi, la, lo)`;
+const STOP_UPSERT = `INSERT INTO device_stops (company_id, vehicle_id, device_id, day, kind, started_at, ended_at, minutes,
+    latitude, longitude)
+  SELECT c, v, d, dy::date, k, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), mi, la, lo FROM ${STOP_ROWS}
+  ON CONFLICT (device_id, day, kind, started_at) DO UPDATE SET company_id = EXCLUDED.company_id,
+    vehicle_id = EXCLUDED.vehicle_id, ended_at = EXCLUDED.ended_at, minutes = EXCLUDED.minutes,
+    latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude
+  WHERE (device_stops.company_id, device_stops.vehicle_id, device_stops.ended_at, device_stops.minutes,
+         device_stops.latitude, device_stops.longitude)
+    IS DISTINCT FROM (EXCLUDED.company_id, EXCLUDED.vehicle_id, EXCLUDED.ended_at, EXCLUDED.minutes,
+         EXCLUDED.latitude, EXCLUDED.longitude)`;
+
+/**
+ * Makes the stored stops and idling periods of the device-days `del` equal to `rows`, writing only the
+ * rows that differ: a period is keyed by (device, day, kind, start), so the open idle period of an
+ * idling vehicle is one row updated in place at each flush (PostgreSQL can keep that update on its
+ * page: no indexed column changes) and a closed one is not written again. With the memo (`batch`) only
+ * the changed and vanished keys are sent; without it the stored rows are compared in the database.
+ */
+export async function writeChangedStops(
+  db: Queryable,
+  del: { dev: readonly number[]; day: readonly string[] },
+  all: StopRowArrays,
+  batch?: WriteBatch,
+): Promise<void> {
+  const rows = lastOfEachKey(all);
+  const cols = [
+    rows.company,
+    rows.vehicle,
+    rows.dev,
+    rows.day,
+    rows.kind,
+    rows.start,
+    rows.end,
+    rows.minutes,
+    rows.lat,
+    rows.lon,
+  ] as const;
+  // Device-days this process has no memory of (or no memo at all): whatever is stored for the day and
+  // not among the rows goes, compared in the database.
+  const fresh = { dev: [] as number[], day: [] as string[] };
+  // Periods of remembered device-days that vanished, by key.
+  const gone = { dev: [] as number[], day: [] as string[], kind: [] as string[], start: [] as number[] };
+  let send: number[] | null = null; // row indexes to upsert (null: all)
+  if (!batch) {
+    fresh.dev.push(...del.dev);
+    fresh.day.push(...del.day);
+  } else {
+    const sets = new Map<string, Map<string, string>>();
+    const rowsOf = new Map<string, number[]>();
+    for (let i = 0; i < rows.dev.length; i++) {
+      const dd = `${rows.dev[i]}|${rows.day[i]}`;
+      let set = sets.get(dd);
+      if (!set) sets.set(dd, (set = new Map()));
+      set.set(
+        `${rows.kind[i]}|${rows.start[i]}`,
+        `${rows.company[i]}|${rows.vehicle[i]}|${rows.end[i]}|${rows.minutes[i]}|${rows.lat[i]}|${rows.lon[i]}`,
+      );
+      let idx = rowsOf.get(dd);
+      if (!idx) rowsOf.set(dd, (idx = []));
+      idx.push(i);
+    }
+    send = [];
+    for (let k = 0; k < del.dev.length; k++) {
+      const dd = `${del.dev[k]}|${del.day[k]}`;
+      const set = sets.get(dd) ?? new Map<string, string>();
+      const known = batch.memo.stops.get(dd);
+      batch.stage('stops', dd, set);
+      if (!known) {
+        fresh.dev.push(del.dev[k]!);
+        fresh.day.push(del.day[k]!);
+        send.push(...(rowsOf.get(dd) ?? []));
+        continue;
+      }
+      for (const key of known.keys()) {
+        if (set.has(key)) continue;
+        const bar = key.indexOf('|');
+        gone.dev.push(del.dev[k]!);
+        gone.day.push(del.day[k]!);
+        gone.kind.push(key.slice(0, bar));
+        gone.start.push(Number(key.slice(bar + 1)));
+      }
+      for (const i of rowsOf.get(dd) ?? []) {
+        const key = `${rows.kind[i]}|${rows.start[i]}`;
+        if (known.get(key) !== set.get(key)) send.push(i);
+      }
+    }
+  }
+  if (fresh.dev.length > 0)
+    await db.query(
+      `DELETE FROM device_stops t USING unnest($11::int[], $12::text[]) AS x(dev, day)
+       WHERE t.device_id = x.dev AND t.day = x.day::date
+         AND NOT EXISTS (SELECT 1 FROM ${STOP_ROWS}
+           WHERE u.d = t.device_id AND u.dy::date = t.day AND u.k = t.kind AND to_timestamp(u.s / 1000.0) = t.started_at)`,
+      [...cols, fresh.dev, fresh.day],
+    );
+  if (gone.dev.length > 0)
+    await db.query(
+      `DELETE FROM device_stops t USING unnest($1::int[], $2::text[], $3::text[], $4::float8[]) AS x(dev, day, k, s)
+       WHERE t.device_id = x.dev AND t.day = x.day::date AND t.kind = x.k AND t.started_at = to_timestamp(x.s / 1000.0)`,
+      [gone.dev, gone.day, gone.kind, gone.start],
+    );
+  const sent = send ? cols.map((col) => send.map((i) => col[i])) : cols;
+  if (sent[0]!.length > 0) await db.query(STOP_UPSERT, sent);
+}
+
+/**
+ * The rows with one per (device, day, kind, start), the last of each: a detection never holds two
+ * periods of one kind starting together, but if it did, the upsert would fail the flush ("cannot affect
+ * row a second time") at every retry.
+ */
+function lastOfEachKey(rows: StopRowArrays): StopRowArrays {
+  const at = new Map<string, number>();
+  for (let i = 0; i < rows.dev.length; i++)
+    at.set(`${rows.dev[i]}|${rows.day[i]}|${rows.kind[i]}|${rows.start[i]}`, i);
+  if (at.size === rows.dev.length) return rows;
+  const keep = [...at.values()].sort((a, b) => a - b);
+  const pick = <T>(xs: T[]) => keep.map((i) => xs[i]!);
+  return {
+    company: pick(rows.company),
+    vehicle: pick(rows.vehicle),
+    dev: pick(rows.dev),
+    day: pick(rows.day),
+    kind: pick(rows.kind),
+    start: pick(rows.start),
+    end: pick(rows.end),
+    minutes: pick(rows.minutes),
+    lat: pick(rows.lat),
+    lon: pick(rows.lon),
+  };
+}
+
 /** `data.day` of a trip row's JSON (sql-store.ts writes `day` first; parsed when not). */
 function dayOf(json: string): string {
   const m = /^\{"day":"([^"\\]*)"/.exec(json);
@@ -268,12 +416,13 @@ function dayOf(json: string): string {
 export class WrittenRows {
   readonly rollups = new Map<string, Map<string, string>>();
   readonly trips = new Map<string, Map<number, string>>();
+  readonly stops = new Map<string, Map<string, string>>();
   private newest = '';
   begin(): WriteBatch {
     return new WriteBatch(this);
   }
   /** @internal */
-  apply(staged: readonly ['rollups' | 'trips', string, Map<string, string> | Map<number, string>][]): void {
+  apply(staged: readonly [MemoKind, string, Map<string, string> | Map<number, string>][]): void {
     for (const [kind, key, set] of staged) {
       (this[kind] as Map<string, typeof set>).set(key, set);
       const day = key.slice(key.indexOf('|') + 1);
@@ -287,17 +436,18 @@ export class WrittenRows {
     const cut = new Date(Date.parse(`${this.newest}T00:00:00Z`) - KEEP_DAYS * 86_400_000)
       .toISOString()
       .slice(0, 10);
-    for (const m of [this.rollups, this.trips] as Map<string, unknown>[])
+    for (const m of [this.rollups, this.trips, this.stops] as Map<string, unknown>[])
       for (const key of m.keys()) if (key.slice(key.indexOf('|') + 1) < cut) m.delete(key);
   }
 }
 export const KEEP_DAYS = 3;
+type MemoKind = 'rollups' | 'trips' | 'stops';
 
 /** The rows one flush wrote, applied to the memo once its transaction committed. */
 export class WriteBatch {
-  private readonly staged: ['rollups' | 'trips', string, Map<string, string> | Map<number, string>][] = [];
+  private readonly staged: [MemoKind, string, Map<string, string> | Map<number, string>][] = [];
   constructor(readonly memo: WrittenRows) {}
-  stage(kind: 'rollups' | 'trips', key: string, set: Map<string, string> | Map<number, string>): void {
+  stage(kind: MemoKind, key: string, set: Map<string, string> | Map<number, string>): void {
     this.staged.push([kind, key, set]);
   }
   commit(): void {

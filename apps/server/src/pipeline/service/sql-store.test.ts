@@ -234,6 +234,7 @@ describe('SqlPipelineStore with the pipeline service', () => {
       },
     );
     expect(await db.query('SELECT 1 FROM device_trips')).toHaveLength(0);
+    expect(await db.query('SELECT 1 FROM device_stops')).toHaveLength(0);
   });
 
   it('reads scheduled trips and keeps finished trip instances', async () => {

@@ -20,10 +20,8 @@ import { countExportRows, exportPages } from './read';
 /**
  * Keyset export reads (read.ts) give exactly the rows of the API's paged answers (LIMIT/OFFSET with a
  * count), in the same order, for every report kind: a fleet over 40 days with ties on purpose (every
- * vehicle's stops, trips and alerts at the same instants, stops starting hours before their day row,
- * stops on the range's edges), read with page sizes that cut through those ties. Stops and idles with
- * the same start time have no order in the API (it sorts by start only): compared as sets there, and
- * the export's order checked to be by start time.
+ * vehicle's stops, trips and alerts at the same instants, stops on the range's edges), read with page
+ * sizes that cut through those ties.
  */
 const DAY = 86_400_000;
 const D0 = Date.UTC(2026, 2, 1);
@@ -74,26 +72,27 @@ beforeAll(async () => {
      WHERE v.company_id = $1 AND (v.id % 5 <> 0 OR d < $2::timestamptz + interval '20 days')`,
     [a, from, to],
   );
-  // Three trips a vehicle-day at the same instants for every vehicle; the first carries the day's
-  // stops (one from 00:30, before the row's 06:00 start) and idles.
+  // Three trips a vehicle-day at the same instants for every vehicle.
   await db.query(
     `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
      SELECT $1, v.id, dv.id, d + make_interval(hours => 6 + k * 3), d + make_interval(hours => 7 + k * 3), 5000,
-       CASE WHEN k > 0 THEN jsonb_build_object('duration_seconds', 3600, 'max_speed', 80)
-       ELSE jsonb_build_object('duration_seconds', 3600, 'max_speed', 80,
-         'stops', jsonb_build_array(
-           jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 1800000, 'endTime', extract(epoch FROM d) * 1000 + 3600000,
-                              'minutes', 30, 'place', jsonb_build_object('lat', 25.2, 'lon', 55.3)),
-           jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 7 * 3600000, 'endTime', extract(epoch FROM d) * 1000 + 8 * 3600000,
-                              'minutes', 60, 'place', jsonb_build_object('lat', 25.21, 'lon', 55.31)),
-           jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 7 * 3600000 + v.id, 'endTime', extract(epoch FROM d) * 1000 + 9 * 3600000,
-                              'minutes', 90, 'place', jsonb_build_object('lat', 25.22, 'lon', 55.32))),
-         'idles', jsonb_build_array(
-           jsonb_build_object('startTime', extract(epoch FROM d) * 1000 + 600000, 'endTime', extract(epoch FROM d) * 1000 + 900000,
-                              'minutes', 5, 'place', jsonb_build_object('lat', 25.2, 'lon', 55.3))))
-       END
+       jsonb_build_object('duration_seconds', 3600, 'max_speed', 80)
      FROM vehicles v JOIN devices dv ON dv.imei = (357000000000000 + v.id)::text,
           generate_series($2::timestamptz, $3::timestamptz, interval '1 day') d, generate_series(0, 2) k
+     WHERE v.company_id = $1`,
+    [a, from, to],
+  );
+  // Each vehicle-day's stops (two at the same instant for every vehicle, one a few ms later per
+  // vehicle) and an idle period, also at the same instant for every vehicle.
+  await db.query(
+    `INSERT INTO device_stops (company_id, vehicle_id, device_id, kind, day, started_at, ended_at, minutes, latitude, longitude)
+     SELECT $1, v.id, dv.id, p.kind, d::date, d + make_interval(secs => p.s + CASE WHEN p.tie THEN v.id / 1000.0 ELSE 0 END),
+            d + make_interval(secs => p.e), p.m, p.la, p.lo
+     FROM vehicles v JOIN devices dv ON dv.imei = (357000000000000 + v.id)::text,
+          generate_series($2::timestamptz, $3::timestamptz, interval '1 day') d,
+          (VALUES ('stop', 1800, 3600, 30, 25.2, 55.3, false), ('stop', 25200, 28800, 60, 25.21, 55.31, false),
+                  ('stop', 25200, 32400, 90, 25.22, 55.32, true), ('idle', 600, 900, 5, 25.2, 55.3, false))
+            AS p(kind, s, e, m, la, lo, tie)
      WHERE v.company_id = $1`,
     [a, from, to],
   );

@@ -1,17 +1,13 @@
 import type { ReportKind } from '@fleet/api-client';
-import { scopeSql } from '../../entities/scope';
 import type { Queryable } from '../../storage/db';
 import type { Tenant } from '../../tenancy/context';
-import { selectionAnd } from '../filters';
 import {
   salikReport,
-  stopRows,
+  stopsReport,
   tripsReport,
-  VEHICLE_SUMMARY,
   violationsReport,
   type Cursor,
   type ReportRange,
-  type StoredStop,
 } from '../queries';
 import { engineReport, fuelReport, geofenceVisitsReport, wheelReport } from '../sensors';
 import {
@@ -34,14 +30,11 @@ import { routeReport } from '../route-report';
  * event loop, so a page must stay well under the ~50 ms budget of issue 18: EXPORT_PAGE_ROWS rows).
  *
  * The report functions take `seek: { after }` and answer `next`, sharing their SQL and row shapes with
- * the API (whose paged answers keep the spec's envelope with `total`, unchanged). Two reports are read
- * differently:
- * - stops and idling are stored as JSON arrays inside the device-day rows of `device_trips`: the paged
- *   API query expands every day's array for each page; here each day row is read once, in start order,
- *   its periods kept in a small buffer and written out in start order once no later day row can hold
- *   an earlier period (a day's periods start within two days of its row's start);
- * - the violations report de-duplicates alerts (DISTINCT ON) over its range for every page, so it is
- *   read a month at a time, newest first, like its on-screen order.
+ * the API (whose paged answers keep the spec's envelope with `total`, unchanged). One report is read
+ * differently: the violations report de-duplicates alerts (DISTINCT ON) over its range for every
+ * page, so it is read a month at a time, newest first, like its on-screen order. (Stops and idling
+ * were JSON arrays inside device-day rows and had a reader of their own; since migration 0030 they
+ * are rows of device_stops and seek like the trip list.)
  */
 export const EXPORT_PAGE_ROWS = 500;
 
@@ -59,7 +52,9 @@ type SeekFetcher = (
   rollupTimeZone: string,
 ) => Promise<SeekAnswer>;
 
-const seekers: Record<Exclude<ReportKind, 'stops' | 'idling'>, SeekFetcher> = {
+const seekers: Record<ReportKind, SeekFetcher> = {
+  stops: (db, t, q) => stopsReport(db, t, q, 'stops'),
+  idling: (db, t, q) => stopsReport(db, t, q, 'idles'),
   fuel: fuelReport,
   engine: engineReport,
   wheel: wheelReport,
@@ -97,10 +92,6 @@ export async function* exportPages(
   rollupTimeZone: string,
   pageRows = EXPORT_PAGE_ROWS,
 ): AsyncGenerator<ExportPage> {
-  if (kind === 'stops' || kind === 'idling') {
-    yield* stopPages(db, tenant, q, kind === 'stops' ? 'stops' : 'idles', pageRows);
-    return;
-  }
   const from = Date.parse(q.from);
   const to = Date.parse(q.to);
   const span = Math.max(1, to - from);
@@ -153,6 +144,8 @@ function progressOf(kind: ReportKind, next: Cursor | null, from: number, span: n
   const share = (t: number) => (Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : null);
   switch (kind) {
     case 'trip-list':
+    case 'stops':
+    case 'idling':
     case 'route':
     case 'geofence-visits':
       return share((timeOf(next[0]) - from) / span);
@@ -162,93 +155,6 @@ function progressOf(kind: ReportKind, next: Cursor | null, from: number, span: n
       return share(1 - (timeOf(next[0]) - from) / span);
     default:
       return null;
-  }
-}
-
-/** Device-days read per query by the stops reader. */
-const DAY_ROWS = 100;
-/** A day row's periods start within this of the row's own start (sql-store keeps a day's periods there). */
-const DAY_ROW_REACH_MS = 2 * 86_400_000;
-
-interface DayRow {
-  id: number;
-  at: string;
-  at_ms: number;
-  vehicle: unknown;
-  items: StoredStop[] | null;
-}
-
-interface Held {
-  vehicle: unknown;
-  item: StoredStop;
-  row: number;
-  index: number;
-}
-
-/**
- * Stops or idles of the range in start order, reading every device-day row once (see the file
- * comment). The API's stops report orders by start time only; rows with the same start come here by
- * day row id, then by their place in the day's list.
- */
-async function* stopPages(
-  db: Queryable,
-  tenant: Tenant,
-  q: ExportQuery,
-  kind: 'stops' | 'idles',
-  pageRows: number,
-): AsyncGenerator<ExportPage> {
-  const fromMs = Date.parse(q.from);
-  const toMs = Date.parse(q.to);
-  const span = Math.max(1, toMs - fromMs);
-  let after: { at: string; id: number } | null = null;
-  let held: Held[] = [];
-  for (;;) {
-    const params: unknown[] = [];
-    const scope = scopeSql('vehicles', 'v', tenant, params);
-    const sel = selectionAnd('v', q, params);
-    const lo: string = after
-      ? `$${params.push(after.at)}::timestamptz`
-      : `to_timestamp($${params.push(fromMs)}::float8 / 1000) - interval '2 days'`;
-    const seek: string = after
-      ? ` AND (t.started_at, t.id) > (${lo}, $${params.push(after.id)}::bigint)`
-      : '';
-    const rows: DayRow[] = await db.query<DayRow>(
-      `SELECT t.id, t.started_at::text AS at, extract(epoch FROM t.started_at) * 1000 AS at_ms,
-              ${VEHICLE_SUMMARY} AS vehicle, t.data->'${kind}' AS items
-       FROM device_trips t JOIN vehicles v ON v.id = t.vehicle_id
-       WHERE ${scope} AND t.company_id = $1${sel} AND jsonb_typeof(t.data->'${kind}') = 'array'
-         AND t.started_at >= ${lo}
-         AND t.started_at < to_timestamp($${params.push(toMs)}::float8 / 1000) + interval '2 days'${seek}
-       ORDER BY t.started_at, t.id LIMIT $${params.push(DAY_ROWS)}`,
-      params,
-    );
-    await turn();
-    for (const r of rows) {
-      (r.items ?? []).forEach((item, index) => {
-        const start = Number(item?.startTime);
-        if (start >= fromMs && start < toMs)
-          held.push({ vehicle: r.vehicle, item, row: Number(r.id), index });
-      });
-    }
-    const last: DayRow | undefined = rows[rows.length - 1];
-    const end = rows.length < DAY_ROWS || !last;
-    // Periods before this are final: every later day row starts after `last`, so its periods start
-    // after last - DAY_ROW_REACH_MS.
-    const final = end ? Infinity : Number(last.at_ms) - DAY_ROW_REACH_MS;
-    held.sort((a, b) => a.item.startTime - b.item.startTime || a.row - b.row || a.index - b.index);
-    let ready = 0;
-    while (ready < held.length && held[ready]!.item.startTime < final) ready++;
-    // Full pages only until the end, so the pages match the page size like the other reports'.
-    const take = end ? ready : ready - (ready % pageRows);
-    for (let i = 0; i < take; i += pageRows) {
-      await turn();
-      const part = held.slice(i, Math.min(take, i + pageRows));
-      const lastStart = part[part.length - 1]!.item.startTime;
-      yield { rows: await stopRows(db, q, part), done: Math.min(1, (lastStart - fromMs) / span) };
-    }
-    held = held.slice(take);
-    if (end) return;
-    after = { at: last.at, id: Number(last.id) };
   }
 }
 

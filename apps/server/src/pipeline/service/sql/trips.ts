@@ -1,6 +1,11 @@
 import type { Queryable } from '../../../storage/db';
 import type { Trip, TripDetection } from '../../trips/trips';
-import { writeChangedTrips, type WriteBatch } from '../../incremental/write-changed';
+import {
+  writeChangedStops,
+  writeChangedTrips,
+  type StopRowArrays,
+  type WriteBatch,
+} from '../../incremental/write-changed';
 import type { VehicleRow } from './results';
 
 /** One device-day of trips, stops and idling to write. */
@@ -39,8 +44,10 @@ export async function tripDevices(
  *
  * device_trips rows hold trips only; the contract fields (deviceTripSchema) go in `data` with the
  * device-day they belong to (`data.day`), which is what a recompute replaces. Stops and idling periods
- * of the day are kept in `data.stops` / `data.idles` of that day's first trip row, so a day without a
- * trip has none stored (a device_stops table is the proper home; see the pipeline report).
+ * are rows of device_stops (migration 0030), one per period with the same device-day: the open idle
+ * period of an idling vehicle changes at every flush and is one short row updated in place. They were
+ * JSON arrays in the day's first trip row, which was rewritten with the whole day's periods at every
+ * flush while a vehicle idled (the trip INSERT's time grew 7x over bench:soak's day).
  */
 export async function writeTripDays(
   db: Queryable,
@@ -59,14 +66,43 @@ export async function writeTripDays(
     dist: [] as number[],
     data: [] as string[],
   };
+  const stops: StopRowArrays = {
+    company: [],
+    vehicle: [],
+    dev: [],
+    day: [],
+    kind: [],
+    start: [],
+    end: [],
+    minutes: [],
+    lat: [],
+    lon: [],
+  };
   for (const { ref, date, detection: det } of trips) {
     const dev = devices.get(ref.deviceUuid);
     if (!dev) throw new Error(`Unknown device ${ref.deviceUuid}`);
     const vehicleId = ref.vehicleUuid ? (vehicles.get(ref.vehicleUuid)?.id ?? null) : null;
     del.dev.push(dev.id);
     del.day.push(date);
-    for (const [k, t] of det.trips.entries()) {
-      const json = tripRowJson(t, date, dev.imei, k === 0 ? det : undefined);
+    for (const [kind, periods] of [
+      ['stop', det.stops],
+      ['idle', det.idles],
+    ] as const) {
+      for (const p of periods) {
+        stops.company.push(dev.company_id);
+        stops.vehicle.push(vehicleId);
+        stops.dev.push(dev.id);
+        stops.day.push(date);
+        stops.kind.push(kind);
+        stops.start.push(p.startTime);
+        stops.end.push(p.endTime);
+        stops.minutes.push(p.minutes);
+        stops.lat.push(p.place.lat);
+        stops.lon.push(p.place.lon);
+      }
+    }
+    for (const t of det.trips) {
+      const json = tripRowJson(t, date, dev.imei);
       ins.company.push(dev.company_id);
       ins.vehicle.push(vehicleId);
       ins.dev.push(dev.id);
@@ -78,37 +114,22 @@ export async function writeTripDays(
   }
   // Only the rows that changed are written (incremental/write-changed.ts).
   await writeChangedTrips(db, del, ins, batch);
+  await writeChangedStops(db, del, stops, batch);
 }
 
 /**
- * JSON of a trip row's fields and of stops / idling periods, cached per object: a flush sends the whole
- * day of every device that moved, and the closed trips, stops and idling periods of the day are the
- * same objects flush after flush (the folds never change them; incremental/trip-fold.ts), so only the
- * open trip and what closed since are stringified. Without it the text built per flush grew with the
- * day's trips: part of the cost per record that rose through bench:soak's day.
+ * JSON of a trip row's fields, cached per trip: a flush sends the whole day of every device that
+ * moved, and the closed trips of the day are the same objects flush after flush (the folds never
+ * change them; incremental/trip-fold.ts), so only the open trip and what closed since are
+ * stringified. Without it the text built per flush grew with the day's trips: part of the cost per
+ * record that rose through bench:soak's day.
  */
 const tripJsonCache = new WeakMap<Trip, { date: string; imei: string; json: string }>();
-const itemJsonCache = new WeakMap<object, string>();
 
 const place = (p: { lat: number; lon: number }) => ({ latitude: p.lat, longitude: p.lon, address: null });
 
-/**
- * The `data` of a trip row: the contract fields with the device-day; the day's first row also carries
- * its stops and idling periods (`first`), as its last two keys.
- */
-export function tripRowJson(
-  t: Trip,
-  date: string,
-  imei: string,
-  first?: Pick<TripDetection, 'stops' | 'idles'>,
-): string {
-  const json = tripJson(t, date, imei);
-  return first
-    ? `${json.slice(0, -1)},"stops":${listJson(first.stops)},"idles":${listJson(first.idles)}}`
-    : json;
-}
-
-function tripJson(t: Trip, date: string, imei: string): string {
+/** The `data` of a trip row: the contract fields with the device-day. */
+export function tripRowJson(t: Trip, date: string, imei: string): string {
   const hit = tripJsonCache.get(t);
   if (hit && hit.date === date && hit.imei === imei) return hit.json;
   const json = JSON.stringify({
@@ -126,17 +147,4 @@ function tripJson(t: Trip, date: string, imei: string): string {
   });
   tripJsonCache.set(t, { date, imei, json });
   return json;
-}
-
-function listJson(items: readonly object[]): string {
-  let out = '[';
-  for (const [i, x] of items.entries()) {
-    let json = itemJsonCache.get(x);
-    if (json === undefined) {
-      json = JSON.stringify(x);
-      itemJsonCache.set(x, json);
-    }
-    out += i === 0 ? json : `,${json}`;
-  }
-  return `${out}]`;
 }
