@@ -261,6 +261,22 @@ describe.each([
       ]),
     );
     expect((await storedRollups()).map((r) => r.ctid)).toEqual(second.map((r) => r.ctid));
+    // A null that becomes 0 (fuel level) and tyre readings that come are changes, and are written.
+    const daily = async () =>
+      (
+        await storage.db.query<{ pct: number | null; tyres: unknown }>(
+          `SELECT fuel_level_pct AS pct, tyres FROM vehicle_rollups WHERE vehicle_id = $1 AND day = $2 AND hour = -1`,
+          [vehicle, DAY],
+        )
+      )[0];
+    const cols = rollupColumns([{ hour: -1, distance: 35 }]);
+    await writeChangedRollups(storage.db, del, cols);
+    cols[27] = [0];
+    await writeChangedRollups(storage.db, del, cols);
+    expect(await daily()).toEqual({ pct: 0, tyres: null });
+    cols[29] = ['{"FL":{"p":240,"t":30,"at":1}}'];
+    await writeChangedRollups(storage.db, del, cols);
+    expect(await daily()).toEqual({ pct: 0, tyres: { FL: { p: 240, t: 30, at: 1 } } });
     await writeChangedRollups(storage.db, del, rollupColumns([]));
     expect(await storedRollups()).toEqual([]);
   });

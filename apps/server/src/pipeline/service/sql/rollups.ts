@@ -9,6 +9,44 @@ export interface RollupDayWrite {
   readonly day: DayRollups;
 }
 
+/** The numeric fields of a rollup row, in the order of write-changed.ts's columns 4-28. */
+const ROLLUP_FIELDS = [
+  'distanceM',
+  'drivingS',
+  'idleS',
+  'engineS',
+  'records',
+  'maxSpeedKmh',
+  'trips',
+  'violations',
+  'fuelUsedL',
+  'refuels',
+  'refuelL',
+  'drops',
+  'dropL',
+  'rpmMax',
+  'rpmSecondsSum',
+  'rpmSeconds',
+  'overRevS',
+  'tempMin',
+  'tempMax',
+  'tempSum',
+  'tempCount',
+  'startsAt',
+  'overRevs',
+  'fuelLevelPct',
+  'fuelLevelL',
+] as const satisfies readonly (keyof VehicleRollup)[];
+
+/** Tyre readings as JSON, cached per readings object (the folds keep it until a new reading comes). */
+const tyreJson = new WeakMap<object, string>();
+function tyresJson(t: VehicleRollup['tyres']): string | null {
+  if (!t) return null;
+  let json = tyreJson.get(t);
+  if (json === undefined) tyreJson.set(t, (json = JSON.stringify(t)));
+  return json;
+}
+
 /**
  * Replaces the rollups of these vehicle-days (`vehicle_rollups`, migration 0007_reports.sql: the daily
  * row and the hourly rows with records) and the day's refuels and drops (`fuel_events`): one DELETE and
@@ -37,43 +75,23 @@ export async function writeRollupDays(
       rows.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, r });
     for (const e of day.fuelEvents) ev.push({ company: v.company_id, vehicle: v.id, day: day.daily.date, e });
   }
-  const col = <K extends keyof VehicleRollup>(k: K) => rows.map((x) => x.r[k]);
-  // Only the rows that changed are written (incremental/write-changed.ts).
+  // Only the rows that changed are written (incremental/write-changed.ts); a column is read off the
+  // rows only for those.
   await writeChangedRollups(
     db,
     del,
-    [
-      rows.map((x) => x.company),
-      rows.map((x) => x.vehicle),
-      rows.map((x) => x.day),
-      rows.map((x) => x.r.hour ?? -1),
-      col('distanceM'),
-      col('drivingS'),
-      col('idleS'),
-      col('engineS'),
-      col('records'),
-      col('maxSpeedKmh'),
-      col('trips'),
-      col('violations'),
-      col('fuelUsedL'),
-      col('refuels'),
-      col('refuelL'),
-      col('drops'),
-      col('dropL'),
-      col('rpmMax'),
-      col('rpmSecondsSum'),
-      col('rpmSeconds'),
-      col('overRevS'),
-      col('tempMin'),
-      col('tempMax'),
-      col('tempSum'),
-      col('tempCount'),
-      col('startsAt'),
-      col('overRevs'),
-      col('fuelLevelPct'),
-      col('fuelLevelL'),
-      rows.map((x) => (x.r.tyres ? JSON.stringify(x.r.tyres) : null)),
-    ],
+    {
+      n: rows.length,
+      value: (c, i) => {
+        const x = rows[i]!;
+        if (c === 0) return x.company;
+        if (c === 1) return x.vehicle;
+        if (c === 2) return x.day;
+        if (c === 3) return x.r.hour ?? -1;
+        if (c === ROLLUP_FIELDS.length + 4) return tyresJson(x.r.tyres);
+        return x.r[ROLLUP_FIELDS[c - 4]!];
+      },
+    },
     batch,
   );
   // Refuels and drops of the days (place and time) for the fuel report.
