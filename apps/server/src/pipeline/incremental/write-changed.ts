@@ -154,7 +154,6 @@ export async function writeChangedRollups(
   let send: number[] | null = null; // row indexes to upsert (null: all)
   let delIdx: number[] | null = null; // vehicle-days whose stored rows may include ones not in the set
   if (batch) {
-    const sets = new Map<string, Map<string, RollupMemo>>();
     const rowsOf = new Map<string, number[]>();
     for (let i = 0; i < src.n; i++) {
       const vd = `${String(src.value(1, i))}|${String(src.value(2, i))}`;
@@ -168,7 +167,6 @@ export async function writeChangedRollups(
       const vd = `${del.vehicle[k]}|${del.day[k]}`;
       const known = batch.memo.rollups.get(vd);
       const set = new Map<string, RollupMemo>();
-      sets.set(vd, set);
       for (const i of rowsOf.get(vd) ?? []) {
         const key = `${String(src.value(0, i))}|${String(src.value(3, i))}`;
         const was = known?.get(key);
@@ -472,8 +470,9 @@ function dayOf(json: string): string {
 }
 
 /**
- * What this process last wrote of each device-day's trips and vehicle-day's rollups (a signature
- * per row), so a flush sends only the rows that changed. Only for a process that is the one writer of
+ * What this process last wrote of each device-day's trips and stops and vehicle-day's rollups (a signature
+ * for trips and stops, the values for rollups)
+ * per row, so a flush sends only the rows that changed. Only for a process that is the one writer of
  * those rows: the embedded server (in the scale-out worker role a partition can move to another node
  * and back, and what that node wrote would not be known here, so the worker compares with the stored
  * rows instead). Updated only after the flush's transaction committed ({@link WriteBatch}); days more
