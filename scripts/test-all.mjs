@@ -12,6 +12,11 @@ const only = process.argv.slice(2);
 /** Lines of a failed step worth repeating at the very end (CI often shows only the tail of the log). */
 const telling =
   /(\u2718|\u00d7|✘|×|FAIL|Error:|Expected|Received|expect\(|Timeout|timed out|failed|AssertionError|›.*›)/;
+/**
+ * Lines of passing tests (after turbo's `@fleet/x:test:` prefix), which `telling` would otherwise keep:
+ * Playwright's `› file › title` lines, and titles that say "failed" or "Timeout".
+ */
+const passing = /^(\S+:\S+:)?\s*(✓|ok\s+\d)/;
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*m/g;
 
@@ -52,7 +57,9 @@ async function run(name, cmd, args, env = {}) {
   console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds}s`);
   const why = ok
     ? []
-    : tail.filter((line) => telling.test(line) && !/npm (warn|error)/.test(line)).slice(-40);
+    : tail
+        .filter((line) => telling.test(line) && !passing.test(line) && !/npm (warn|error)/.test(line))
+        .slice(-40);
   return { name, ok, seconds, why };
 }
 
@@ -87,7 +94,7 @@ const failed = ran.filter((r) => !r.ok);
 for (const r of failed) {
   if (!r.why?.length) continue;
   console.log(`\n--- ${r.name}: what failed (quoted from its output above)`);
-  for (const line of [...new Set(r.why.map((l) => l.trim().slice(0, 200)))].slice(-14))
+  for (const line of [...new Set(r.why.map((l) => l.trim().slice(0, 200)))].slice(-10))
     console.log(`  ${line}`);
 }
 console.log('\n=== summary');

@@ -38,6 +38,15 @@ test('select a vehicle in the list: the map flies to it and opens its card', asy
   expect(cardBox!.x).toBeGreaterThanOrEqual(mapBox!.x - 1);
   expect(cardBox!.x + cardBox!.width).toBeLessThanOrEqual(mapBox!.x + mapBox!.width + 1);
 
+  // The chosen vehicle stays, card and row, when it is no longer in the open tab (a live bus parks
+  // while the user looks at it; opening a tab it is not in shows the same thing at once).
+  await page.getByRole('tab', { name: /Inactive/ }).click();
+  await expect(card).toBeVisible();
+  await expect(card).toContainText(plate);
+  await expect(options).toHaveCount(1);
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: /Live/ }).click();
+
   // Follow mode toggles on the chosen vehicle.
   const follow = page.getByTestId('live-follow');
   await follow.click();

@@ -22,6 +22,7 @@ import { ResizablePane } from '../../live/console/resizable-pane';
 import { useMapCamera } from '../../live/console/use-map-camera';
 import { LiveStatusTabs } from '../../live/live-status-tabs';
 import { useLiveView } from '../../live/use-live-view';
+import { keepChosen } from '../../live/keep-chosen';
 import { VehicleSummary } from '../../live/vehicle-summary';
 import { usePageReady } from '../../state/use-page-ready';
 import { CameraPanel } from '../../live/camera-panel';
@@ -74,14 +75,21 @@ export default function LiveMapPage() {
   const small = useSmallScreen();
   usePageReady(view.live.isSuccess);
 
+  // The chosen vehicle stays on the map and in the list when its status leaves the open tab (see
+  // live/keep-chosen.ts): its card must not vanish under the user's eyes when the bus parks.
+  const shown = useMemo(
+    () => keepChosen(view.visible, view.vehicles, selected),
+    [view.visible, view.vehicles, selected],
+  );
+
   const markers = useMemo(() => {
     const out: VehicleMarker[] = [];
-    for (const v of view.visible) {
+    for (const v of shown) {
       const marker = markerOf(v, view.now, view.statusOf.get(v.uuid));
       if (marker) out.push(marker);
     }
     return out;
-  }, [view.visible, view.now, view.statusOf]);
+  }, [shown, view.now, view.statusOf]);
   // Opened on a vehicle named in the address (read once: later selections fly to the vehicle instead).
   const [focusId] = useState(selected);
   const focusLocation = focusId ? view.vehicles.find((v) => v.uuid === focusId)?.location : null;
@@ -139,7 +147,7 @@ export default function LiveMapPage() {
 
   const items = useMemo<FleetListItem[]>(
     () =>
-      view.visible.map((v) => {
+      shown.map((v) => {
         const status = view.statusOf.get(v.uuid) ?? 'no-data';
         const seen = v.location?.created_at ? Date.parse(v.location.created_at) : NaN;
         return {
@@ -156,7 +164,7 @@ export default function LiveMapPage() {
           statusLabel: core(`status.${status}` as MessageKey),
         };
       }),
-    [view.visible, view.statusOf, now, t, i18n.language, core],
+    [shown, view.statusOf, now, t, i18n.language, core],
   );
 
   return (
