@@ -4,6 +4,7 @@ import {
   emergencyOf,
   ignitionOf,
   ioElementsJson,
+  newIoMap,
   isIdle,
   knotsToKmh,
   unpluggedOf,
@@ -61,5 +62,32 @@ describe('record helpers', () => {
     });
     expect(ioElementsJson({})).toBe('{}');
     expect(knotsToKmh(10)).toBeCloseTo(18.52);
+  });
+
+  it('an IO map from newIoMap holds the same keys, values and order as a plain object', () => {
+    const io = newIoMap();
+    const plain: Record<number, number | string> = {};
+    for (const [id, v] of [
+      [239, 1],
+      [16, 123456],
+      [84, 'x'],
+      [66, 12800],
+      [10800, 7],
+    ] as const) {
+      io[id] = v;
+      plain[id] = v;
+    }
+    expect(Object.keys(io)).toEqual(['16', '66', '84', '239', '10800']);
+    expect(io).toEqual(plain);
+    expect(ioElementsJson(io)).toBe(
+      JSON.stringify(Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, { value: v }]))),
+    );
+    expect(ioElementsJson(io)).toBe(ioElementsJson(plain));
+    // Many distinct ids (a forged frame): the prefix cache stops growing, the text stays right.
+    const many = newIoMap();
+    for (let id = 0; id < 5000; id++) many[id] = id;
+    const parsed = JSON.parse(ioElementsJson(many)) as Record<string, { value: number }>;
+    expect(Object.keys(parsed)).toHaveLength(5000);
+    expect(parsed['4999']).toEqual({ value: 4999 });
   });
 });

@@ -182,10 +182,11 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
  *
  * Written by hand rather than `JSON.stringify` of an object: the gateway calls it once per record on
  * its hottest path, and one flat string is one allocation where the object would be ~20 (see
- * toLocationInput in the server's gateway/records.ts for the measurement behind that).
+ * toLocationInput in the server's gateway/records.ts for the measurement behind that). The text is
+ * grown in one string with each id's `"<id>":{"value":` built once, not as parts joined at the end.
  */
 export function ioElementsJson(io: Record<number, IoValue>): string {
-  const parts: string[] = [];
+  let out = '{';
   for (const key in io) {
     const v = io[key as unknown as number];
     if (v === undefined) continue;
@@ -198,9 +199,40 @@ export function ioElementsJson(io: Record<number, IoValue>): string {
       for (const b of v) hex += HEX[b];
       text = `"${hex}"`;
     }
-    parts.push(`${DIGITS.test(key) ? `"${key}"` : JSON.stringify(key)}:{"value":${text}}`);
+    if (out.length > 1) out += ',';
+    out += keyPrefix(key) + text + '}';
   }
-  return `{${parts.join(',')}}`;
+  return out + '}';
+}
+
+/** `"<id>":{"value":` of each IO id seen, built once (the ids of a fleet are a few dozen). */
+const PREFIXES = new Map<string, string>();
+function keyPrefix(key: string): string {
+  let p = PREFIXES.get(key);
+  if (p === undefined) {
+    p = `${DIGITS.test(key) ? `"${key}"` : JSON.stringify(key)}:{"value":`;
+    // Bounded: ids come from devices, and a forged frame can carry 65,536 different ones.
+    if (PREFIXES.size < 4096) PREFIXES.set(key, p);
+  }
+  return p;
+}
+
+/** An element index far past any IO id (see {@link newIoMap}). */
+const SPARSE_INDEX = 1 << 24;
+
+/**
+ * An empty IO map for a decoder to fill. IO ids are integers, which V8 keeps as array elements: set in
+ * a device's order (239, then 16, 84, 66) a plain `{}` grows a holey element store up to the highest
+ * id, ~3 KB per record for four values (measured with --expose-gc over 20,000 objects), and `for...in`
+ * walks every hole. Touching an index far past the end first turns the store into a dictionary, which
+ * stays one when that index is deleted: ~300 bytes for the same four values, and `for...in` 3-5x
+ * faster. Keys, values and their (ascending) order are the same either way.
+ */
+export function newIoMap(): Record<number, IoValue> {
+  const io: Record<number, IoValue> = {};
+  (io as Record<number, IoValue | null>)[SPARSE_INDEX] = null;
+  delete io[SPARSE_INDEX];
+  return io;
 }
 
 /** Knots to km/h (the OsmAnd protocol reports knots). */

@@ -1,5 +1,5 @@
 import { protocolError, type ProtocolError } from '../common/errors';
-import type { AttributeValue, DecodedRecord, IoValue } from '../records';
+import { newIoMap, type AttributeValue, type DecodedRecord } from '../records';
 
 /** Largest MQTT JSON payload we parse. */
 export const MQTT_MAX_PAYLOAD_SIZE = 64 * 1024;
@@ -76,7 +76,7 @@ function one(raw: unknown, imeiFromTopic: string | undefined, index: number): De
   };
   for (const v of Object.values(fields)) if (typeof v === 'string') return `record ${index}: ${v}`;
   const f = fields as Record<keyof typeof fields, number | undefined>;
-  const io: Record<number, IoValue> = {};
+  const io = newIoMap();
   const rawIo = o['io'];
   if (rawIo !== undefined) {
     if (rawIo === null || typeof rawIo !== 'object' || Array.isArray(rawIo))

@@ -1,5 +1,5 @@
 import { protocolError, type ProtocolError } from '../common/errors';
-import { knotsToKmh, type AttributeValue, type DecodedRecord, type IoValue } from '../records';
+import { knotsToKmh, newIoMap, type AttributeValue, type DecodedRecord } from '../records';
 
 /** Largest OsmAnd request body we parse (the JSON form is well under 2 KiB). */
 export const OSMAND_MAX_BODY_SIZE = 64 * 1024;
@@ -109,7 +109,7 @@ function fromParams(params: Map<string, string>, now: () => number): OsmAndResul
   const ts = params.get('timestamp');
   const fixTime = ts === undefined ? now() : parseTimestamp(ts);
   if (fixTime === undefined) return { error: protocolError('malformed', `invalid timestamp ${ts}`) };
-  const io: Record<number, IoValue> = {};
+  const io = newIoMap();
   const attributes: Record<string, AttributeValue> = {};
   const batt = finite(params.get('batt') ?? params.get('battery'));
   if (batt !== undefined) io[113] = batt;
@@ -165,7 +165,7 @@ function fromJson(doc: Json, now: () => number): OsmAndResult {
   const ts = location?.['timestamp'];
   const fixTime = typeof ts === 'string' ? parseTimestamp(ts) : typeof ts === 'number' ? ts : now();
   if (fixTime === undefined) return { error: protocolError('malformed', 'invalid timestamp') };
-  const io: Record<number, IoValue> = {};
+  const io = newIoMap();
   const attributes: Record<string, AttributeValue> = {};
   const battery = obj(location?.['battery']);
   const level = jsonNumber(battery?.['level']);

@@ -1,4 +1,4 @@
-import type { IoValue } from '../records';
+import { newIoMap, type IoValue } from '../records';
 
 /**
  * Ruptela parameter id -> spec IO id (Teltonika numbering used by the spec's table) and scale
@@ -33,7 +33,7 @@ function scaled(value: IoValue, scale: number): IoValue {
 
 /** Translates known Ruptela parameters to spec IO ids. */
 export function mapRuptelaIo(deviceIo: Record<number, IoValue>): Record<number, IoValue> {
-  const io: Record<number, IoValue> = {};
+  const io = newIoMap();
   for (const [ruptelaId, specId, scale] of RUPTELA_IO_MAP) {
     const v = deviceIo[ruptelaId];
     if (v !== undefined) io[specId] = scaled(v, scale);

@@ -1,7 +1,7 @@
 import { ByteReader } from '../common/byte-reader';
 import type { ByteWriter } from '../common/byte-writer';
 import { ProtocolEncodeError, ProtocolFault } from '../common/errors';
-import type { AttributeValue, DecodedRecord, IoValue } from '../records';
+import { newIoMap, type AttributeValue, type DecodedRecord, type IoValue } from '../records';
 import { BLE_IO_IDS, decodeBleTags } from './ble';
 import {
   CODEC_16,
@@ -28,7 +28,7 @@ function readGh3000Record(r: ByteReader, imei: string): DecodedRecord {
   const fixTime = ((raw & 0x3fffffff) + GH3000_EPOCH_SECONDS) * 1000;
   const priority = raw >>> 30;
   const globalMask = r.u8();
-  const io: Record<number, IoValue> = {};
+  const io = newIoMap();
   const record: DecodedRecord = {
     imei,
     protocol: 'teltonika',
@@ -116,7 +116,7 @@ function readRecord(
   if (ext) r.u16();
   else r.u8(); // total IO count (not trusted; the per-group counts drive the walk)
 
-  const io: Record<number, IoValue> = {};
+  const io = newIoMap();
   for (let size = 1; size <= 8; size *= 2) {
     const count = ext ? r.u16() : r.u8();
     if (count === 0) continue;
