@@ -5,6 +5,7 @@ import {
   flagSequence,
   initialLiveSanityState,
   pointReasons,
+  pointValid,
   type LiveSanityState,
 } from './sanity';
 
@@ -23,6 +24,7 @@ describe('pointReasons', () => {
     ['boundary 90/180 is valid', { lat: 90, lon: -180 }, []],
   ])('%s', (_name, coords, expected) => {
     expect(pointReasons(rec({ time: T0, ...coords }))).toEqual(expected);
+    expect(pointValid(rec({ time: T0, ...coords }))).toBe(expected.length === 0);
   });
 
   it.each([
@@ -32,10 +34,13 @@ describe('pointReasons', () => {
     ['in the past is fine', -2 * HOUR, []],
   ])('%s', (_name, ahead, expected) => {
     expect(pointReasons(rec({ time: T0 + ahead, receivedAt: T0 }))).toEqual(expected);
+    expect(pointValid(rec({ time: T0 + ahead, receivedAt: T0 }))).toBe(expected.length === 0);
   });
 
   it('rejects 1970 timestamps of devices without a fix', () => {
     expect(pointReasons(rec({ time: 1000, receivedAt: T0 }))).toEqual(['invalid_time']);
+    expect(pointValid(rec({ time: 1000, receivedAt: T0 }))).toBe(false);
+    expect(pointValid(rec({ time: Number.NaN, receivedAt: T0 }))).toBe(false);
   });
 });
 

@@ -61,6 +61,15 @@ export function pointReasons(r: PositionRecord, cfg: SanityConfig = defaultSanit
   return reasons;
 }
 
+/** `pointReasons(r, cfg).length === 0` without building the list (the folds ask it of every record). */
+export function pointValid(r: PositionRecord, cfg: SanityConfig = defaultSanityConfig): boolean {
+  if (!Number.isFinite(r.lat) || !Number.isFinite(r.lon) || Math.abs(r.lat) > 90 || Math.abs(r.lon) > 180)
+    return false;
+  if (Math.abs(r.lat) < 1e-6 && Math.abs(r.lon) < 1e-6) return false;
+  if (!Number.isFinite(r.time) || r.time < cfg.minValidTime) return false;
+  return !(Number.isFinite(r.receivedAt) && r.time > r.receivedAt + cfg.maxFutureMs);
+}
+
 function isJump(a: PositionRecord, b: PositionRecord, cfg: SanityConfig): boolean {
   const d = haversineM(a.lat, a.lon, b.lat, b.lon);
   if (d < cfg.minJumpDistanceM) return false;
