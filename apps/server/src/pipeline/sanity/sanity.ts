@@ -45,29 +45,34 @@ export interface SanityVerdict {
   readonly reasons: readonly SanityReason[];
 }
 
+/** The coordinate rule: what is wrong with the record's position, if anything. */
+function coordinateReason(r: PositionRecord): SanityReason | null {
+  if (!Number.isFinite(r.lat) || !Number.isFinite(r.lon) || Math.abs(r.lat) > 90 || Math.abs(r.lon) > 180)
+    return 'invalid_coordinate';
+  if (Math.abs(r.lat) < 1e-6 && Math.abs(r.lon) < 1e-6) return 'null_island';
+  return null;
+}
+
+/** The timestamp rule: what is wrong with the record's fix time, if anything. */
+function timeReason(r: PositionRecord, cfg: SanityConfig): SanityReason | null {
+  if (!Number.isFinite(r.time) || r.time < cfg.minValidTime) return 'invalid_time';
+  if (Number.isFinite(r.receivedAt) && r.time > r.receivedAt + cfg.maxFutureMs) return 'future_time';
+  return null;
+}
+
 /** Rules that need only the record itself: coordinates and timestamps. */
 export function pointReasons(r: PositionRecord, cfg: SanityConfig = defaultSanityConfig): SanityReason[] {
   const reasons: SanityReason[] = [];
-  if (!Number.isFinite(r.lat) || !Number.isFinite(r.lon) || Math.abs(r.lat) > 90 || Math.abs(r.lon) > 180) {
-    reasons.push('invalid_coordinate');
-  } else if (Math.abs(r.lat) < 1e-6 && Math.abs(r.lon) < 1e-6) {
-    reasons.push('null_island');
-  }
-  if (!Number.isFinite(r.time) || r.time < cfg.minValidTime) {
-    reasons.push('invalid_time');
-  } else if (Number.isFinite(r.receivedAt) && r.time > r.receivedAt + cfg.maxFutureMs) {
-    reasons.push('future_time');
-  }
+  const coordinate = coordinateReason(r);
+  if (coordinate) reasons.push(coordinate);
+  const time = timeReason(r, cfg);
+  if (time) reasons.push(time);
   return reasons;
 }
 
 /** `pointReasons(r, cfg).length === 0` without building the list (the folds ask it of every record). */
 export function pointValid(r: PositionRecord, cfg: SanityConfig = defaultSanityConfig): boolean {
-  if (!Number.isFinite(r.lat) || !Number.isFinite(r.lon) || Math.abs(r.lat) > 90 || Math.abs(r.lon) > 180)
-    return false;
-  if (Math.abs(r.lat) < 1e-6 && Math.abs(r.lon) < 1e-6) return false;
-  if (!Number.isFinite(r.time) || r.time < cfg.minValidTime) return false;
-  return !(Number.isFinite(r.receivedAt) && r.time > r.receivedAt + cfg.maxFutureMs);
+  return coordinateReason(r) === null && timeReason(r, cfg) === null;
 }
 
 function isJump(a: PositionRecord, b: PositionRecord, cfg: SanityConfig): boolean {
