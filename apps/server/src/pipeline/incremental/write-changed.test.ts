@@ -136,15 +136,80 @@ describe.each([
     await fn(batch);
     batch?.commit();
   };
-  const writeChangedTrips = (db: Storage['db'], del: { dev: number[]; day: string[] }, ins: TripRowArrays) =>
-    withBatch((b) => tripsPlain(db, del, ins, b));
   const writeChangedRollups = (
     db: Storage['db'],
     del: { vehicle: number[]; day: string[] },
     cols: readonly (readonly unknown[])[],
   ) => withBatch((b) => rollupsPlain(db, del, cols, b));
-  const writeChangedStops = (db: Storage['db'], del: { dev: number[]; day: string[] }, rows: StopRowArrays) =>
-    withBatch((b) => stopsPlain(db, del, rows, b));
+  it('rollups: unchanged hours are not rewritten, changed ones updated, missing ones deleted', async () => {
+    const del = { vehicle: [vehicle], day: [DAY] };
+    await writeChangedRollups(
+      storage.db,
+      del,
+      rollupColumns([
+        { hour: -1, distance: 30 },
+        { hour: 7, distance: 10 },
+        { hour: 8, distance: 20 },
+      ]),
+    );
+    const first = await storedRollups();
+    expect(first.map((r) => [r.hour, r.distance])).toEqual([
+      [-1, 30],
+      [7, 10],
+      [8, 20],
+    ]);
+    await writeChangedRollups(
+      storage.db,
+      del,
+      rollupColumns([
+        { hour: -1, distance: 35 },
+        { hour: 8, distance: 25 },
+        { hour: 9, distance: 0 },
+      ]),
+    );
+    const second = await storedRollups();
+    expect(second.map((r) => [r.hour, r.distance])).toEqual([
+      [-1, 35],
+      [8, 25],
+      [9, 0],
+    ]);
+    // Same set again: nothing written (the physical rows are the same).
+    await writeChangedRollups(
+      storage.db,
+      del,
+      rollupColumns([
+        { hour: -1, distance: 35 },
+        { hour: 8, distance: 25 },
+        { hour: 9, distance: 0 },
+      ]),
+    );
+    expect((await storedRollups()).map((r) => r.ctid)).toEqual(second.map((r) => r.ctid));
+    // A null that becomes 0 (fuel level) and tyre readings that come are changes, and are written.
+    const daily = async () =>
+      (
+        await storage.db.query<{ pct: number | null; tyres: unknown }>(
+          `SELECT fuel_level_pct AS pct, tyres FROM vehicle_rollups WHERE vehicle_id = $1 AND day = $2 AND hour = -1`,
+          [vehicle, DAY],
+        )
+      )[0];
+    const cols = rollupColumns([{ hour: -1, distance: 35 }]);
+    await writeChangedRollups(storage.db, del, cols);
+    cols[27] = [0];
+    await writeChangedRollups(storage.db, del, cols);
+    expect(await daily()).toEqual({ pct: 0, tyres: null });
+    cols[29] = ['{"FL":{"p":240,"t":30,"at":1}}'];
+    await writeChangedRollups(storage.db, del, cols);
+    expect(await daily()).toEqual({ pct: 0, tyres: { FL: { p: 240, t: 30, at: 1 } } });
+    await writeChangedRollups(storage.db, del, rollupColumns([]));
+    expect(await storedRollups()).toEqual([]);
+  });
+});
+
+// Trips and stops compared with the stored rows: the worker role, and a device-day the embedded
+// server has no memory of (its memo path is tested with the folds' items in service/sql/trips-write.test.ts).
+describe('writing only the trips and stops that changed', () => {
+  const writeChangedTrips = tripsPlain;
+  const writeChangedStops = stopsPlain;
 
   it('stops and idles: a closed period stays, the open one is updated in place, others come and go', async () => {
     const del = { dev: [device], day: [DAY] };
@@ -216,97 +281,5 @@ describe.each([
     // A day without trips any more: all gone.
     await writeChangedTrips(storage.db, del, arrays([]));
     expect(await storedTrips()).toEqual([]);
-  });
-
-  it('rollups: unchanged hours are not rewritten, changed ones updated, missing ones deleted', async () => {
-    const del = { vehicle: [vehicle], day: [DAY] };
-    await writeChangedRollups(
-      storage.db,
-      del,
-      rollupColumns([
-        { hour: -1, distance: 30 },
-        { hour: 7, distance: 10 },
-        { hour: 8, distance: 20 },
-      ]),
-    );
-    const first = await storedRollups();
-    expect(first.map((r) => [r.hour, r.distance])).toEqual([
-      [-1, 30],
-      [7, 10],
-      [8, 20],
-    ]);
-    await writeChangedRollups(
-      storage.db,
-      del,
-      rollupColumns([
-        { hour: -1, distance: 35 },
-        { hour: 8, distance: 25 },
-        { hour: 9, distance: 0 },
-      ]),
-    );
-    const second = await storedRollups();
-    expect(second.map((r) => [r.hour, r.distance])).toEqual([
-      [-1, 35],
-      [8, 25],
-      [9, 0],
-    ]);
-    // Same set again: nothing written (the physical rows are the same).
-    await writeChangedRollups(
-      storage.db,
-      del,
-      rollupColumns([
-        { hour: -1, distance: 35 },
-        { hour: 8, distance: 25 },
-        { hour: 9, distance: 0 },
-      ]),
-    );
-    expect((await storedRollups()).map((r) => r.ctid)).toEqual(second.map((r) => r.ctid));
-    // A null that becomes 0 (fuel level) and tyre readings that come are changes, and are written.
-    const daily = async () =>
-      (
-        await storage.db.query<{ pct: number | null; tyres: unknown }>(
-          `SELECT fuel_level_pct AS pct, tyres FROM vehicle_rollups WHERE vehicle_id = $1 AND day = $2 AND hour = -1`,
-          [vehicle, DAY],
-        )
-      )[0];
-    const cols = rollupColumns([{ hour: -1, distance: 35 }]);
-    await writeChangedRollups(storage.db, del, cols);
-    cols[27] = [0];
-    await writeChangedRollups(storage.db, del, cols);
-    expect(await daily()).toEqual({ pct: 0, tyres: null });
-    cols[29] = ['{"FL":{"p":240,"t":30,"at":1}}'];
-    await writeChangedRollups(storage.db, del, cols);
-    expect(await daily()).toEqual({ pct: 0, tyres: { FL: { p: 240, t: 30, at: 1 } } });
-    await writeChangedRollups(storage.db, del, rollupColumns([]));
-    expect(await storedRollups()).toEqual([]);
-  });
-});
-
-describe('the memo of what was written', () => {
-  it('is not changed by a write whose transaction did not commit, and forgets old days', async () => {
-    const memo = new WrittenRows();
-    const del = { dev: [device], day: [DAY] };
-    let batch = memo.begin();
-    await tripsPlain(storage.db, del, arrays([trip(0, 20)]), batch);
-    batch.commit();
-    // Next flush: written but never committed (the transaction failed): the memo still says trip 0 only.
-    batch = memo.begin();
-    await storage.db
-      .transaction(async (tx) => {
-        await tripsPlain(tx, del, arrays([trip(0, 20), trip(1, 5)]), batch);
-        throw new Error('rolled back');
-      })
-      .catch(() => undefined);
-    expect([...memo.trips.get(`${device}|${DAY}`)!.keys()]).toEqual([T]);
-    batch = memo.begin();
-    await tripsPlain(storage.db, del, arrays([trip(0, 20), trip(1, 5)]), batch);
-    batch.commit();
-    expect((await storedTrips()).map((t) => t.n)).toEqual([0, 1]);
-    // A write four days later drops the memo of this day.
-    batch = memo.begin();
-    await tripsPlain(storage.db, { dev: [device], day: ['2026-06-06'] }, arrays([]), batch);
-    batch.commit();
-    expect(memo.trips.has(`${device}|${DAY}`)).toBe(false);
-    await tripsPlain(storage.db, del, arrays([]));
   });
 });

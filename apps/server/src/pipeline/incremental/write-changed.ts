@@ -1,4 +1,5 @@
 import type { Queryable } from '../../storage/db';
+import type { IdlePeriod, Stop, Trip } from '../trips/trips';
 
 /**
  * Writing the flush's results so that only rows that changed are written (issue 13, session 8).
@@ -177,7 +178,7 @@ export async function writeChangedRollups(
         }
       }
       if (!known || [...known.keys()].some((key) => !set.has(key))) delIdx.push(k);
-      batch.stage('rollups', vd, set);
+      batch.stageRollups(vd, set);
     }
   }
   if (delIdx === null || delIdx.length > 0) {
@@ -218,92 +219,25 @@ const TRIP_ROWS = `unnest($1::int[], $2::int[], $3::int[], $4::float8[], $5::flo
   AS u(c, v, d, s, e, m, j)`;
 
 /**
- * Makes the stored trips of the device-days `del` (device id, `data.day`) equal to `ins`, writing
- * only the rows that differ. Same result as `DELETE` of the device-days + `INSERT` of the rows, except
- * that an unchanged trip keeps its row (and uuid).
+ * Makes the stored trips of the device-days `del` (device id, `data.day`) equal to `ins`, comparing
+ * with the stored rows in the database: the path for a device-day this process has no memory of (the
+ * worker role, the first flush of a day after a start). Same result as `DELETE` of the device-days +
+ * `INSERT` of the rows, except that an unchanged trip keeps its row (and uuid).
  */
 export async function writeChangedTrips(
   db: Queryable,
   del: { dev: readonly number[]; day: readonly string[] },
   ins: TripRowArrays,
-  batch?: WriteBatch,
 ): Promise<void> {
-  // Device-days this process wrote last (batch memo): delete the trips that vanished or changed by
-  // key, insert the changed and new ones. Others: compare with the stored rows in the database.
-  const full = { del: { dev: [] as number[], day: [] as string[] }, rows: [] as number[] };
-  const keyed = { dev: [] as number[], day: [] as string[], start: [] as number[] };
-  const insert: number[] = [];
-  if (!batch) {
-    full.del = { dev: [...del.dev], day: [...del.day] };
-    for (let i = 0; i < ins.dev.length; i++) full.rows.push(i);
-  } else {
-    const sets = new Map<string, Map<number, string>>();
-    const rowsOf = new Map<string, number[]>();
-    for (let i = 0; i < ins.dev.length; i++) {
-      const dd = `${ins.dev[i]}|${dayOf(ins.data[i]!)}`;
-      let set = sets.get(dd);
-      if (!set) sets.set(dd, (set = new Map()));
-      set.set(
-        ins.start[i]!,
-        `${ins.company[i]}|${ins.vehicle[i]}|${ins.end[i]}|${ins.dist[i]}|${ins.data[i]}`,
-      );
-      let idx = rowsOf.get(dd);
-      if (!idx) rowsOf.set(dd, (idx = []));
-      idx.push(i);
-    }
-    for (let k = 0; k < del.dev.length; k++) {
-      const dd = `${del.dev[k]}|${del.day[k]}`;
-      const set = sets.get(dd) ?? new Map<number, string>();
-      const known = batch.memo.trips.get(dd);
-      const idx = rowsOf.get(dd) ?? [];
-      batch.stage('trips', dd, set);
-      if (!known) {
-        full.del.dev.push(del.dev[k]!);
-        full.del.day.push(del.day[k]!);
-        full.rows.push(...idx);
-        continue;
-      }
-      for (const [start, sig] of known) {
-        if (set.get(start) === sig) continue;
-        keyed.dev.push(del.dev[k]!);
-        keyed.day.push(del.day[k]!);
-        keyed.start.push(start);
-      }
-      for (const i of idx) if (known.get(ins.start[i]!) !== set.get(ins.start[i]!)) insert.push(i);
-    }
-  }
-  // By (device_id, started_at): a trip's start identifies it within its device (migration 0029). The
-  // day is compared as `data->'day'` (jsonb), not `data->>'day'`, so the planner cannot take the
-  // (device_id, data->>'day') index instead, which visits every trip of the device-day per key: it did
-  // until the table was first analysed, and the statement's cost grew with the day's trips.
-  if (keyed.dev.length > 0)
-    await db.query(
-      `DELETE FROM device_trips t USING unnest($1::int[], $2::text[], $3::float8[]) AS k(dev, day, s)
-       WHERE t.device_id = k.dev AND t.started_at = to_timestamp(k.s / 1000.0) AND t.data->'day' = to_jsonb(k.day)`,
-      [keyed.dev, keyed.day, keyed.start],
-    );
-  if (insert.length > 0) {
-    const pick = (xs: readonly unknown[]) => insert.map((i) => xs[i]);
-    await db.query(
-      `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
-       SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb FROM ${TRIP_ROWS}`,
-      (
-        [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]
-      ).map(pick),
-    );
-  }
-  if (full.del.dev.length === 0) return;
-  const pick = (xs: readonly unknown[]) => full.rows.map((i) => xs[i]);
-  const rows = (
-    [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data] as (readonly unknown[])[]
-  ).map(pick);
+  if (del.dev.length === 0) return;
+  const rows = [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data];
   await db.query(
     `DELETE FROM device_trips t USING unnest($8::int[], $9::text[]) AS k(dev, day)
      WHERE t.device_id = k.dev AND t.data->>'day' = k.day
        AND NOT EXISTS (SELECT 1 FROM ${TRIP_ROWS} WHERE ${SAME_TRIP})`,
-    [...rows, full.del.dev, full.del.day],
+    [...rows, del.dev, del.day],
   );
-  if (full.rows.length === 0) return;
+  if (ins.dev.length === 0) return;
   await db.query(
     `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
      SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb
@@ -313,6 +247,33 @@ export async function writeChangedTrips(
        WHERE t.device_id = u.d AND t.data->>'day' = u.j::jsonb->>'day' AND ${SAME_TRIP})`,
     rows,
   );
+}
+
+/**
+ * The trip writes of device-days whose stored rows this process knows ({@link diffByStart}): the trips
+ * keyed by (device, day, start) to delete (vanished or changed) and the rows to insert (new or changed).
+ * By (device_id, started_at): a trip's start identifies it within its device (migration 0029). The day is
+ * compared as `data->'day'` (jsonb), not `data->>'day'`, so the planner cannot take the
+ * (device_id, data->>'day') index instead, which visits every trip of the device-day per key: it did
+ * until the table was first analysed, and the statement's cost grew with the day's trips.
+ */
+export async function writeKnownTrips(
+  db: Queryable,
+  gone: { dev: readonly number[]; day: readonly string[]; start: readonly number[] },
+  ins: TripRowArrays,
+): Promise<void> {
+  if (gone.dev.length > 0)
+    await db.query(
+      `DELETE FROM device_trips t USING unnest($1::int[], $2::text[], $3::float8[]) AS k(dev, day, s)
+       WHERE t.device_id = k.dev AND t.started_at = to_timestamp(k.s / 1000.0) AND t.data->'day' = to_jsonb(k.day)`,
+      [gone.dev, gone.day, gone.start],
+    );
+  if (ins.dev.length > 0)
+    await db.query(
+      `INSERT INTO device_trips (company_id, vehicle_id, device_id, started_at, ended_at, distance_m, data)
+       SELECT c, v, d, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), m, j::jsonb FROM ${TRIP_ROWS}`,
+      [ins.company, ins.vehicle, ins.dev, ins.start, ins.end, ins.dist, ins.data],
+    );
 }
 
 /** The stop and idle rows of a flush (device_stops, migration 0030), column by column (sql/trips.ts). */
@@ -344,20 +305,49 @@ const STOP_UPSERT = `INSERT INTO device_stops (company_id, vehicle_id, device_id
          EXCLUDED.latitude, EXCLUDED.longitude)`;
 
 /**
- * Makes the stored stops and idling periods of the device-days `del` equal to `rows`, writing only the
- * rows that differ: a period is keyed by (device, day, kind, start), so the open idle period of an
- * idling vehicle is one row updated in place at each flush (PostgreSQL can keep that update on its
- * page: no indexed column changes) and a closed one is not written again. With the memo (`batch`) only
- * the changed and vanished keys are sent; without it the stored rows are compared in the database.
+ * Makes the stored stops and idling periods of the device-days `del` equal to `all`, comparing with the
+ * stored rows in the database (a device-day this process has no memory of): a period is keyed by
+ * (device, day, kind, start), so the open idle period of an idling vehicle is one row updated in place
+ * at each flush (PostgreSQL can keep that update on its page: no indexed column changes) and a closed
+ * one is not written again.
  */
 export async function writeChangedStops(
   db: Queryable,
   del: { dev: readonly number[]; day: readonly string[] },
   all: StopRowArrays,
-  batch?: WriteBatch,
 ): Promise<void> {
-  const rows = lastOfEachKey(all);
-  const cols = [
+  if (del.dev.length === 0) return;
+  const cols = stopColumns(lastOfEachKey(all));
+  await db.query(
+    `DELETE FROM device_stops t USING unnest($11::int[], $12::text[]) AS x(dev, day)
+     WHERE t.device_id = x.dev AND t.day = x.day::date
+       AND NOT EXISTS (SELECT 1 FROM ${STOP_ROWS}
+         WHERE u.d = t.device_id AND u.dy::date = t.day AND u.k = t.kind AND to_timestamp(u.s / 1000.0) = t.started_at)`,
+    [...cols, del.dev, del.day],
+  );
+  if (cols[0].length > 0) await db.query(STOP_UPSERT, cols);
+}
+
+/**
+ * The stop writes of device-days whose stored rows this process knows ({@link diffByStart}): the periods
+ * keyed by (device, day, kind, start) that vanished, and the new or changed ones, upserted.
+ */
+export async function writeKnownStops(
+  db: Queryable,
+  gone: { dev: readonly number[]; day: readonly string[]; kind: readonly string[]; start: readonly number[] },
+  rows: StopRowArrays,
+): Promise<void> {
+  if (gone.dev.length > 0)
+    await db.query(
+      `DELETE FROM device_stops t USING unnest($1::int[], $2::text[], $3::text[], $4::float8[]) AS x(dev, day, k, s)
+       WHERE t.device_id = x.dev AND t.day = x.day::date AND t.kind = x.k AND t.started_at = to_timestamp(x.s / 1000.0)`,
+      [gone.dev, gone.day, gone.kind, gone.start],
+    );
+  if (rows.dev.length > 0) await db.query(STOP_UPSERT, stopColumns(rows));
+}
+
+const stopColumns = (rows: StopRowArrays) =>
+  [
     rows.company,
     rows.vehicle,
     rows.dev,
@@ -369,73 +359,6 @@ export async function writeChangedStops(
     rows.lat,
     rows.lon,
   ] as const;
-  // Device-days this process has no memory of (or no memo at all): whatever is stored for the day and
-  // not among the rows goes, compared in the database.
-  const fresh = { dev: [] as number[], day: [] as string[] };
-  // Periods of remembered device-days that vanished, by key.
-  const gone = { dev: [] as number[], day: [] as string[], kind: [] as string[], start: [] as number[] };
-  let send: number[] | null = null; // row indexes to upsert (null: all)
-  if (!batch) {
-    fresh.dev.push(...del.dev);
-    fresh.day.push(...del.day);
-  } else {
-    const sets = new Map<string, Map<string, string>>();
-    const rowsOf = new Map<string, number[]>();
-    for (let i = 0; i < rows.dev.length; i++) {
-      const dd = `${rows.dev[i]}|${rows.day[i]}`;
-      let set = sets.get(dd);
-      if (!set) sets.set(dd, (set = new Map()));
-      set.set(
-        `${rows.kind[i]}|${rows.start[i]}`,
-        `${rows.company[i]}|${rows.vehicle[i]}|${rows.end[i]}|${rows.minutes[i]}|${rows.lat[i]}|${rows.lon[i]}`,
-      );
-      let idx = rowsOf.get(dd);
-      if (!idx) rowsOf.set(dd, (idx = []));
-      idx.push(i);
-    }
-    send = [];
-    for (let k = 0; k < del.dev.length; k++) {
-      const dd = `${del.dev[k]}|${del.day[k]}`;
-      const set = sets.get(dd) ?? new Map<string, string>();
-      const known = batch.memo.stops.get(dd);
-      batch.stage('stops', dd, set);
-      if (!known) {
-        fresh.dev.push(del.dev[k]!);
-        fresh.day.push(del.day[k]!);
-        send.push(...(rowsOf.get(dd) ?? []));
-        continue;
-      }
-      for (const key of known.keys()) {
-        if (set.has(key)) continue;
-        const bar = key.indexOf('|');
-        gone.dev.push(del.dev[k]!);
-        gone.day.push(del.day[k]!);
-        gone.kind.push(key.slice(0, bar));
-        gone.start.push(Number(key.slice(bar + 1)));
-      }
-      for (const i of rowsOf.get(dd) ?? []) {
-        const key = `${rows.kind[i]}|${rows.start[i]}`;
-        if (known.get(key) !== set.get(key)) send.push(i);
-      }
-    }
-  }
-  if (fresh.dev.length > 0)
-    await db.query(
-      `DELETE FROM device_stops t USING unnest($11::int[], $12::text[]) AS x(dev, day)
-       WHERE t.device_id = x.dev AND t.day = x.day::date
-         AND NOT EXISTS (SELECT 1 FROM ${STOP_ROWS}
-           WHERE u.d = t.device_id AND u.dy::date = t.day AND u.k = t.kind AND to_timestamp(u.s / 1000.0) = t.started_at)`,
-      [...cols, fresh.dev, fresh.day],
-    );
-  if (gone.dev.length > 0)
-    await db.query(
-      `DELETE FROM device_stops t USING unnest($1::int[], $2::text[], $3::text[], $4::float8[]) AS x(dev, day, k, s)
-       WHERE t.device_id = x.dev AND t.day = x.day::date AND t.kind = x.k AND t.started_at = to_timestamp(x.s / 1000.0)`,
-      [gone.dev, gone.day, gone.kind, gone.start],
-    );
-  const sent = send ? cols.map((col) => send.map((i) => col[i])) : cols;
-  if (sent[0]!.length > 0) await db.query(STOP_UPSERT, sent);
-}
 
 /**
  * The rows with one per (device, day, kind, start), the last of each: a detection never holds two
@@ -463,34 +386,96 @@ function lastOfEachKey(rows: StopRowArrays): StopRowArrays {
   };
 }
 
-/** `data.day` of a trip row's JSON (sql-store.ts writes `day` first; parsed when not). */
-function dayOf(json: string): string {
-  const m = /^\{"day":"([^"\\]*)"/.exec(json);
-  return m ? m[1]! : String((JSON.parse(json) as { day?: unknown }).day);
+/**
+ * What the memo keeps of a device-day's trips, stops and idling periods: the detection's items as they
+ * were written (the objects themselves) and the row values shared by all of them.
+ *
+ * The folds never change an item once it is closed (incremental/trip-fold.ts): the next flush's
+ * detection holds the very same objects for the day's closed trips and periods, and new objects only
+ * for the open ones and what closed since. So {@link diffByStart} finds the unchanged items by identity,
+ * one pointer comparison each, and builds rows only for the few after them. Before (session 14's
+ * allocation profile at simulated hour 21 of bench:soak), each flush built every row of the device-day
+ * with a text key and a text signature and compared them with the memo's: ~1 GB a minute, growing with
+ * the day's trips and stops, and the main part of what the cost per record still grew through the day.
+ */
+export interface WrittenDay {
+  readonly company: number;
+  readonly vehicle: number | null;
+  readonly imei: string;
+  readonly trips: readonly Trip[];
+  readonly stops: readonly Stop[];
+  readonly idles: readonly IdlePeriod[];
 }
 
 /**
- * What this process last wrote of each device-day's trips and stops and vehicle-day's rollups (a signature
- * for trips and stops, the values for rollups)
- * per row, so a flush sends only the rows that changed. Only for a process that is the one writer of
- * those rows: the embedded server (in the scale-out worker role a partition can move to another node
- * and back, and what that node wrote would not be known here, so the worker compares with the stored
- * rows instead). Updated only after the flush's transaction committed ({@link WriteBatch}); days more
- * than {@link KEEP_DAYS} before the newest day written are forgotten.
+ * The difference between the items of a device-day as written (`was`) and as they are now (`now`), both
+ * ordered by start time, an item identified by its start: `put` the new and changed items of `now`,
+ * `changed` the written items they replace, `gone` the written items whose start is no longer there.
+ * Items identical (the same object) at the same place are skipped without a look; items that are not
+ * are compared with `same`. Null when `now` is not strictly ordered by start (two items could share a
+ * key): the caller then writes the day by comparing with the stored rows.
+ */
+export function diffByStart<T extends { readonly startTime: number }>(
+  was: readonly T[],
+  now: readonly T[],
+  same: (a: T, b: T) => boolean,
+): { put: T[]; changed: T[]; gone: T[] } | null {
+  let p = 0;
+  while (p < was.length && p < now.length && was[p] === now[p]) p++;
+  const put: T[] = [];
+  const changed: T[] = [];
+  const gone: T[] = [];
+  let last = p > 0 ? now[p - 1]!.startTime : -Infinity;
+  for (let j = p; j < now.length; j++) {
+    if (!(now[j]!.startTime > last)) return null;
+    last = now[j]!.startTime;
+  }
+  let i = p;
+  let j = p;
+  while (i < was.length || j < now.length) {
+    const w = was[i];
+    const n = now[j];
+    if (n === undefined || (w !== undefined && w.startTime < n.startTime)) {
+      gone.push(w!);
+      i++;
+    } else if (w === undefined || n.startTime < w.startTime) {
+      put.push(n);
+      j++;
+    } else {
+      if (w !== n && !same(w, n)) {
+        put.push(n);
+        changed.push(w);
+      }
+      i++;
+      j++;
+    }
+  }
+  return { put, changed, gone };
+}
+
+/**
+ * What this process last wrote: each device-day's trips and periods ({@link WrittenDay}) and each
+ * vehicle-day's rollup values per row, so a flush sends only the rows that changed. Only for a process
+ * that is the one writer of those rows: the embedded server (in the scale-out worker role a partition
+ * can move to another node and back, and what that node wrote would not be known here, so the worker
+ * compares with the stored rows instead). Updated only after the flush's transaction committed
+ * ({@link WriteBatch}); days more than {@link KEEP_DAYS} before the newest day written are forgotten.
  */
 export class WrittenRows {
   readonly rollups = new Map<string, Map<string, RollupMemo>>();
-  readonly trips = new Map<string, Map<number, string>>();
-  readonly stops = new Map<string, Map<string, string>>();
+  /** By 'device id|day'. */
+  readonly days = new Map<string, WrittenDay>();
   private newest = '';
   begin(): WriteBatch {
     return new WriteBatch(this);
   }
   /** @internal */
-  apply(staged: readonly [MemoKind, string, StagedSet][]): void {
-    for (const [kind, key, set] of staged) {
-      (this[kind] as Map<string, typeof set>).set(key, set);
-      const day = key.slice(key.indexOf('|') + 1);
+  apply(staged: readonly Staged[]): void {
+    for (const st of staged) {
+      if (st.kind === 'rollups') this.rollups.set(st.key, st.set);
+      else if (st.day) this.days.set(st.key, st.day);
+      else this.days.delete(st.key);
+      const day = st.key.slice(st.key.indexOf('|') + 1);
       if (day > this.newest) {
         this.newest = day;
         this.prune();
@@ -501,20 +486,25 @@ export class WrittenRows {
     const cut = new Date(Date.parse(`${this.newest}T00:00:00Z`) - KEEP_DAYS * 86_400_000)
       .toISOString()
       .slice(0, 10);
-    for (const m of [this.rollups, this.trips, this.stops] as Map<string, unknown>[])
+    for (const m of [this.rollups, this.days] as Map<string, unknown>[])
       for (const key of m.keys()) if (key.slice(key.indexOf('|') + 1) < cut) m.delete(key);
   }
 }
 export const KEEP_DAYS = 3;
-type MemoKind = 'rollups' | 'trips' | 'stops';
-type StagedSet = Map<string, string> | Map<number, string> | Map<string, RollupMemo>;
+type Staged =
+  | { kind: 'rollups'; key: string; set: Map<string, RollupMemo> }
+  | { kind: 'days'; key: string; day: WrittenDay | null };
 
 /** The rows one flush wrote, applied to the memo once its transaction committed. */
 export class WriteBatch {
-  private readonly staged: [MemoKind, string, StagedSet][] = [];
+  private readonly staged: Staged[] = [];
   constructor(readonly memo: WrittenRows) {}
-  stage(kind: MemoKind, key: string, set: StagedSet): void {
-    this.staged.push([kind, key, set]);
+  stageRollups(key: string, set: Map<string, RollupMemo>): void {
+    this.staged.push({ kind: 'rollups', key, set });
+  }
+  /** `day` null: the memo forgets the device-day (its next write compares with the stored rows). */
+  stageDay(key: string, day: WrittenDay | null): void {
+    this.staged.push({ kind: 'days', key, day });
   }
   commit(): void {
     this.memo.apply(this.staged);

@@ -1,8 +1,11 @@
 import type { Queryable } from '../../../storage/db';
-import type { Trip, TripDetection } from '../../trips/trips';
+import type { IdlePeriod, Stop, Trip, TripDetection } from '../../trips/trips';
 import {
+  diffByStart,
   writeChangedStops,
   writeChangedTrips,
+  writeKnownStops,
+  writeKnownTrips,
   type StopRowArrays,
   type WriteBatch,
 } from '../../incremental/write-changed';
@@ -39,8 +42,11 @@ export async function tripDevices(
 
 /**
  * Replaces the trips, stops and idling of these device-days, on the connection (transaction) of the
- * flush (results.ts): the stored rows end equal to these, but only the rows that changed are written
- * (incremental/write-changed.ts; `batch` is the embedded server's memory of what it wrote).
+ * flush (results.ts): the stored rows end equal to these, but only the rows that changed are written.
+ * A device-day this process wrote before (`batch`, the embedded server's memory of what it wrote) is
+ * compared with that memory item by item and only the new, changed and vanished items are sent
+ * ({@link diffByStart}); any other is sent whole and compared with the stored rows in the database
+ * (incremental/write-changed.ts).
  *
  * device_trips rows hold trips only; the contract fields (deviceTripSchema) go in `data` with the
  * device-day they belong to (`data.day`), which is what a recompute replaces. Stops and idling periods
@@ -56,66 +62,136 @@ export async function writeTripDays(
   devices: ReadonlyMap<string, DeviceRow>,
   batch?: WriteBatch,
 ): Promise<void> {
-  const del = { dev: [] as number[], day: [] as string[] };
-  const ins = {
-    company: [] as number[],
-    vehicle: [] as (number | null)[],
-    dev: [] as number[],
-    start: [] as number[],
-    end: [] as number[],
-    dist: [] as number[],
-    data: [] as string[],
-  };
-  const stops: StopRowArrays = {
-    company: [],
-    vehicle: [],
-    dev: [],
-    day: [],
-    kind: [],
-    start: [],
-    end: [],
-    minutes: [],
-    lat: [],
-    lon: [],
+  // Compared in the database: device-days without a memory of them.
+  const full = { del: { dev: [] as number[], day: [] as string[] }, trips: tripRows(), stops: stopRows() };
+  // Known device-days: only what differs from the memory.
+  const known = {
+    tripsGone: { dev: [] as number[], day: [] as string[], start: [] as number[] },
+    trips: tripRows(),
+    stopsGone: { dev: [] as number[], day: [] as string[], kind: [] as string[], start: [] as number[] },
+    stops: stopRows(),
   };
   for (const { ref, date, detection: det } of trips) {
     const dev = devices.get(ref.deviceUuid);
     if (!dev) throw new Error(`Unknown device ${ref.deviceUuid}`);
     const vehicleId = ref.vehicleUuid ? (vehicles.get(ref.vehicleUuid)?.id ?? null) : null;
-    del.dev.push(dev.id);
-    del.day.push(date);
-    for (const [kind, periods] of [
-      ['stop', det.stops],
-      ['idle', det.idles],
-    ] as const) {
-      for (const p of periods) {
-        stops.company.push(dev.company_id);
-        stops.vehicle.push(vehicleId);
-        stops.dev.push(dev.id);
-        stops.day.push(date);
-        stops.kind.push(kind);
-        stops.start.push(p.startTime);
-        stops.end.push(p.endTime);
-        stops.minutes.push(p.minutes);
-        stops.lat.push(p.place.lat);
-        stops.lon.push(p.place.lon);
+    const row = { company: dev.company_id, vehicle: vehicleId, dev: dev.id, imei: dev.imei, date };
+    const key = `${dev.id}|${date}`;
+    const was = batch?.memo.days.get(key);
+    const diff =
+      was && was.company === row.company && was.vehicle === row.vehicle && was.imei === row.imei
+        ? {
+            trips: diffByStart(was.trips, det.trips, (a, b) => sameTrip(a, b, date, dev.imei)),
+            stops: diffByStart(was.stops, det.stops, samePeriod),
+            idles: diffByStart(was.idles, det.idles, samePeriod),
+          }
+        : null;
+    if (diff?.trips && diff.stops && diff.idles) {
+      for (const t of [...diff.trips.gone, ...diff.trips.changed]) {
+        known.tripsGone.dev.push(dev.id);
+        known.tripsGone.day.push(date);
+        known.tripsGone.start.push(t.startTime);
       }
+      for (const t of diff.trips.put) pushTrip(known.trips, row, t);
+      for (const [kind, d] of [
+        ['stop', diff.stops],
+        ['idle', diff.idles],
+      ] as const) {
+        for (const p of d.gone) {
+          known.stopsGone.dev.push(dev.id);
+          known.stopsGone.day.push(date);
+          known.stopsGone.kind.push(kind);
+          known.stopsGone.start.push(p.startTime);
+        }
+        for (const p of d.put) pushPeriod(known.stops, row, kind, p);
+      }
+    } else {
+      full.del.dev.push(dev.id);
+      full.del.day.push(date);
+      for (const t of det.trips) pushTrip(full.trips, row, t);
+      for (const p of det.stops) pushPeriod(full.stops, row, 'stop', p);
+      for (const p of det.idles) pushPeriod(full.stops, row, 'idle', p);
     }
-    for (const t of det.trips) {
-      const json = tripRowJson(t, date, dev.imei);
-      ins.company.push(dev.company_id);
-      ins.vehicle.push(vehicleId);
-      ins.dev.push(dev.id);
-      ins.start.push(t.startTime);
-      ins.end.push(t.endTime);
-      ins.dist.push(t.distanceM);
-      ins.data.push(json);
-    }
+    // Remembered only when its items are ordered by start (diffByStart cannot diff them otherwise).
+    const ordered = diff
+      ? !!(diff.trips && diff.stops && diff.idles)
+      : ([det.trips, det.stops, det.idles] as (readonly { startTime: number }[])[]).every(
+          (xs) => diffByStart([], xs, () => true) !== null,
+        );
+    batch?.stageDay(key, ordered ? { ...row, trips: det.trips, stops: det.stops, idles: det.idles } : null);
   }
-  // Only the rows that changed are written (incremental/write-changed.ts).
-  await writeChangedTrips(db, del, ins, batch);
-  await writeChangedStops(db, del, stops, batch);
+  await writeKnownTrips(db, known.tripsGone, known.trips);
+  await writeChangedTrips(db, full.del, full.trips);
+  await writeKnownStops(db, known.stopsGone, known.stops);
+  await writeChangedStops(db, full.del, full.stops);
 }
+
+interface RowRef {
+  readonly company: number;
+  readonly vehicle: number | null;
+  readonly dev: number;
+  readonly imei: string;
+  readonly date: string;
+}
+
+const tripRows = () => ({
+  company: [] as number[],
+  vehicle: [] as (number | null)[],
+  dev: [] as number[],
+  start: [] as number[],
+  end: [] as number[],
+  dist: [] as number[],
+  data: [] as string[],
+});
+
+const stopRows = (): StopRowArrays => ({
+  company: [],
+  vehicle: [],
+  dev: [],
+  day: [],
+  kind: [],
+  start: [],
+  end: [],
+  minutes: [],
+  lat: [],
+  lon: [],
+});
+
+function pushTrip(ins: ReturnType<typeof tripRows>, row: RowRef, t: Trip): void {
+  ins.company.push(row.company);
+  ins.vehicle.push(row.vehicle);
+  ins.dev.push(row.dev);
+  ins.start.push(t.startTime);
+  ins.end.push(t.endTime);
+  ins.dist.push(t.distanceM);
+  ins.data.push(tripRowJson(t, row.date, row.imei));
+}
+
+function pushPeriod(rows: StopRowArrays, row: RowRef, kind: 'stop' | 'idle', p: Stop | IdlePeriod): void {
+  rows.company.push(row.company);
+  rows.vehicle.push(row.vehicle);
+  rows.dev.push(row.dev);
+  rows.day.push(row.date);
+  rows.kind.push(kind);
+  rows.start.push(p.startTime);
+  rows.end.push(p.endTime);
+  rows.minutes.push(p.minutes);
+  rows.lat.push(p.place.lat);
+  rows.lon.push(p.place.lon);
+}
+
+/** Two trips with the same start give the same stored row (the columns, and `data` as text). */
+const sameTrip = (a: Trip, b: Trip, date: string, imei: string) =>
+  a.endTime === b.endTime &&
+  a.distanceM === b.distanceM &&
+  tripRowJson(a, date, imei) === tripRowJson(b, date, imei);
+
+/** Two periods of one kind with the same start give the same stored row. */
+const samePeriod = (a: Stop | IdlePeriod, b: Stop | IdlePeriod) =>
+  a.endTime === b.endTime &&
+  a.minutes === b.minutes &&
+  a.place.lat === b.place.lat &&
+  a.place.lon === b.place.lon;
 
 /**
  * JSON of a trip row's fields, cached per trip: a flush sends the whole day of every device that
