@@ -58,6 +58,31 @@ export function cpuMs(pid: number): number {
   return (Number(parts[11]) + Number(parts[12])) * 10; // clock ticks of 10 ms
 }
 /**
+ * CPU ms used so far by each thread of the process, by thread id (/proc/<pid>/task/<tid>/stat). The
+ * main thread's id is the pid. Threads that ended meanwhile are not in it (their CPU stays in
+ * {@link cpuMs}).
+ */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), (Number(parts[11]) + Number(parts[12])) * 10);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/**
  * Milliseconds the server's main thread (the event loop) spent runnable but waiting for a CPU
  * (/proc/<pid>/schedstat, second field, ns). On a machine shared with other work this is the part of
  * ACK and lag times that the server cannot help; printed per hour so the figures can be read honestly.

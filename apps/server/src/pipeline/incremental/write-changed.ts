@@ -1,4 +1,5 @@
 import type { Queryable } from '../../storage/db';
+import type { FuelEvent } from '../rollups/fuel';
 import type { IdlePeriod, Stop, Trip } from '../trips/trips';
 
 /**
@@ -465,6 +466,8 @@ export class WrittenRows {
   readonly rollups = new Map<string, Map<string, RollupMemo>>();
   /** By 'device id|day'. */
   readonly days = new Map<string, WrittenDay>();
+  /** A vehicle-day's fuel events as written, by 'vehicle id|day' (sql/rollups.ts). */
+  readonly fuel = new Map<string, readonly FuelEvent[]>();
   private newest = '';
   begin(): WriteBatch {
     return new WriteBatch(this);
@@ -473,6 +476,7 @@ export class WrittenRows {
   apply(staged: readonly Staged[]): void {
     for (const st of staged) {
       if (st.kind === 'rollups') this.rollups.set(st.key, st.set);
+      else if (st.kind === 'fuel') this.fuel.set(st.key, st.events);
       else if (st.day) this.days.set(st.key, st.day);
       else this.days.delete(st.key);
       const day = st.key.slice(st.key.indexOf('|') + 1);
@@ -486,14 +490,15 @@ export class WrittenRows {
     const cut = new Date(Date.parse(`${this.newest}T00:00:00Z`) - KEEP_DAYS * 86_400_000)
       .toISOString()
       .slice(0, 10);
-    for (const m of [this.rollups, this.days] as Map<string, unknown>[])
+    for (const m of [this.rollups, this.days, this.fuel] as Map<string, unknown>[])
       for (const key of m.keys()) if (key.slice(key.indexOf('|') + 1) < cut) m.delete(key);
   }
 }
 export const KEEP_DAYS = 3;
 type Staged =
   | { kind: 'rollups'; key: string; set: Map<string, RollupMemo> }
-  | { kind: 'days'; key: string; day: WrittenDay | null };
+  | { kind: 'days'; key: string; day: WrittenDay | null }
+  | { kind: 'fuel'; key: string; events: readonly FuelEvent[] };
 
 /** The rows one flush wrote, applied to the memo once its transaction committed. */
 export class WriteBatch {
@@ -501,6 +506,9 @@ export class WriteBatch {
   constructor(readonly memo: WrittenRows) {}
   stageRollups(key: string, set: Map<string, RollupMemo>): void {
     this.staged.push({ kind: 'rollups', key, set });
+  }
+  stageFuel(key: string, events: readonly FuelEvent[]): void {
+    this.staged.push({ kind: 'fuel', key, events });
   }
   /** `day` null: the memo forgets the device-day (its next write compares with the stored rows). */
   stageDay(key: string, day: WrittenDay | null): void {

@@ -364,6 +364,70 @@ describe('SqlPipelineStore with the pipeline service', () => {
     expect(await stored()).toEqual({ trips: 1, rollups: 1 });
   });
 
+  it("writes a vehicle-day's fuel events only when they changed, with and without the memory", async () => {
+    const date = '2026-02-11';
+    const at = Date.UTC(2026, 1, 11, 6, 0);
+    const event = (litres: number) => ({
+      kind: 'refuel' as const,
+      litres,
+      startTime: at,
+      endTime: at + 300_000,
+      lat: 25.1,
+      lon: 55.2,
+      levelBeforeL: 10,
+      levelAfterL: 10 + litres,
+    });
+    const daily = { ...emptyRollup(ids.vehicleUuid, date, null), records: 1 };
+    const write = (store: SqlPipelineStore, fuelEvents: ReturnType<typeof event>[]) =>
+      store.writeResults(
+        [],
+        [
+          {
+            ref: { companyUuid: ids.companyUuid, vehicleUuid: ids.vehicleUuid },
+            day: { daily, hourly: [], fuelEvents },
+          },
+        ],
+      );
+    const stored = () =>
+      storage.db.query<{ ctid: string; litres: number }>(
+        `SELECT ctid::text, litres FROM fuel_events WHERE vehicle_id = $1 AND day = $2 ORDER BY at`,
+        [ids.vehicle, date],
+      );
+    for (const remember of [true, false]) {
+      const store = new SqlPipelineStore(storage.db, { rememberWrites: remember });
+      await write(store, [event(40)]);
+      const first = await stored();
+      expect(first.map((r) => r.litres)).toEqual([40]);
+      // The same events again (new objects, as a rebuilt fold gives): with the memory, not rewritten.
+      await write(store, [event(40)]);
+      const second = await stored();
+      expect(second.map((r) => r.litres)).toEqual([40]);
+      if (remember) expect(second[0]!.ctid).toBe(first[0]!.ctid);
+      // A changed event is written.
+      await write(store, [event(45)]);
+      expect((await stored()).map((r) => r.litres)).toEqual([45]);
+      // A flush that failed (a broken hourly row: its upsert fails) leaves the memory as it was, so the
+      // next flush with the same events writes them.
+      const broken = { ...emptyRollup(ids.vehicleUuid, date, 99_999), records: 1 };
+      await expect(
+        store.writeResults(
+          [],
+          [
+            {
+              ref: { companyUuid: ids.companyUuid, vehicleUuid: ids.vehicleUuid },
+              day: { daily, hourly: [broken], fuelEvents: [event(50)] },
+            },
+          ],
+        ),
+      ).rejects.toThrow();
+      expect((await stored()).map((r) => r.litres)).toEqual([45]);
+      await write(store, [event(50)]);
+      expect((await stored()).map((r) => r.litres)).toEqual([50]);
+      await write(store, []);
+      expect(await stored()).toEqual([]);
+    }
+  });
+
   it('toShape reads the API geometry', () => {
     expect(
       toShape({
