@@ -5,6 +5,7 @@ import {
   defaultRollupOptions,
   rollupAffectedDays,
   rollupWindow,
+  setCounts,
   withCounts,
   type DayRollups,
 } from '../rollups/rollups';
@@ -230,12 +231,14 @@ export class IncrementalResults {
         built.get(`${w.ref.deviceUuid}|${day}`)?.trips ??
         dev.inc?.trips(day)?.trips ??
         (await this.oracleTrips(w.ref.deviceUuid, day)).trips;
-      const computed = withCounts(
+      // w.day is the fold's own fresh result (rollupFoldResult copies): counted in place.
+      setCounts(
         w.day,
         dayTrips,
         (violations.get(`${w.ref.vehicleUuid}|${day}`) ?? []).map((time) => ({ time })),
         opts,
       );
+      const computed = w.day;
       // A dirty vehicle-day took a record, so its rows moved: sent as they are, and write-changed.ts
       // writes the hours that differ (no signature of the whole day is built here any more).
       finalRollups.push({
