@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, zonedParts, zonedTimeToEpoch } from './zoned-time';
+import { localDate, zonedHour, zonedParts, zonedTimeToEpoch } from './zoned-time';
 
 /** Intl's answer, field by field: what zonedParts must equal whatever it caches. */
 const referenceFormats = new Map<string, Intl.DateTimeFormat>();
@@ -66,8 +66,11 @@ describe('zonedParts (offset cached per 15 minutes)', () => {
       for (let d = -3000; d <= 3000; d += 1000) instants.push(t + d);
     }
     for (const tz of zones) {
-      for (const t of instants)
-        expect(zonedParts(t, tz), `${tz} ${new Date(t).toISOString()}`).toEqual(reference(t, tz));
+      for (const t of instants) {
+        const want = reference(t, tz);
+        expect(zonedParts(t, tz), `${tz} ${new Date(t).toISOString()}`).toEqual(want);
+        expect(zonedHour(t, tz), `hour ${tz} ${new Date(t).toISOString()}`).toBe(want.hour);
+      }
     }
   });
 

@@ -61,6 +61,33 @@ function offsetOf(epochMs: number, timeZone: string): number {
 }
 
 export function zonedParts(epochMs: number, timeZone: string): ZonedParts {
+  const offset = cachedOffset(epochMs, timeZone);
+  if (offset === null) return formatParts(epochMs, timeZone);
+  const d = new Date(epochMs + offset);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    weekday: d.getUTCDay(),
+  };
+}
+
+/**
+ * The local hour (0-23) of an instant: `zonedParts(t, tz).hour` without building the parts (the
+ * rollups ask it for every trip and violation of a day at each flush).
+ */
+export function zonedHour(epochMs: number, timeZone: string): number {
+  const offset = cachedOffset(epochMs, timeZone);
+  if (offset === null) return formatParts(epochMs, timeZone).hour;
+  const ms = (epochMs + offset) % 86_400_000;
+  return Math.floor((ms < 0 ? ms + 86_400_000 : ms) / 3_600_000);
+}
+
+/** The zone's offset at the instant from the 15-minute cache, or null when a transition is inside. */
+function cachedOffset(epochMs: number, timeZone: string): number | null {
   if (!Number.isFinite(epochMs)) throw new RangeError(`Invalid time: ${epochMs}`);
   let zone = offsetCache.get(timeZone);
   if (!zone) {
@@ -77,17 +104,7 @@ export function zonedParts(epochMs: number, timeZone: string): ZonedParts {
     if (zone.size >= 100_000) zone.clear();
     zone.set(bucket, offset);
   }
-  if (offset === null) return formatParts(epochMs, timeZone);
-  const d = new Date(epochMs + offset);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    weekday: d.getUTCDay(),
-  };
+  return offset;
 }
 
 /** The slow, exact path: Intl's own answer. */

@@ -1,7 +1,7 @@
 import { haversineM } from '../common/geo';
 import { IO, ioNumber } from '../common/io';
 import { recordIgnition, type PositionRecord } from '../common/types';
-import { addDays, dayStartOf, zonedParts } from '../common/zoned-time';
+import { addDays, dayStartOf, zonedHour } from '../common/zoned-time';
 import { fuelLevelL, type FuelEvent } from '../rollups/fuel';
 import {
   defaultRollupOptions,
@@ -68,7 +68,7 @@ export interface RollupFoldState {
   to: number;
   dayStart: number;
   dayEnd: number;
-  /** Hour of each 15-minute slot from the day start (zonedParts, cached). */
+  /** Hour of each 15-minute slot from the day start (zonedHour, cached). */
   slotHours: number[];
   sanity: SanityStreamState;
   hasIgnition: boolean;
@@ -103,7 +103,7 @@ export function newRollupFold(
   daily.startsAt = dayStart;
   const slotHours: number[] = [];
   for (let t = dayStart; t < dayEnd; t += 900_000) {
-    const hour = zonedParts(t, opts.timeZone).hour;
+    const hour = zonedHour(t, opts.timeZone);
     slotHours.push(hour);
     const h = b[hour]!;
     if (h.startsAt === 0) h.startsAt = t;
@@ -152,7 +152,7 @@ const newRun = (): LevelRun => ({
 
 function hourOf(s: RollupFoldState, t: number, tz: string): number {
   const slot = Math.floor((t - s.dayStart) / 900_000);
-  return s.slotHours[slot] ?? zonedParts(t, tz).hour;
+  return s.slotHours[slot] ?? zonedHour(t, tz);
 }
 
 const inDay = (s: RollupFoldState, t: number) => t >= s.dayStart && t < s.dayEnd;

@@ -349,7 +349,15 @@ export function tripFoldSettledKey(s: TripFoldState, cfg: TripConfig = defaultTr
   const ignition =
     s.hasIgnition || sanityTail(s.sanity, cfg.sanity).some((r) => recordIgnition(r) !== undefined);
   // Closed items on the day are append-only (off-day ones are dropped or never kept), so their counts
-  // say which there are.
-  const on = (xs: readonly { startTime: number }[]) => xs.filter((x) => onDayOf(s, x.startTime)).length;
-  return `${ignition ? 1 : 0}|${on(s.ign.trips)}|${on(s.ign.stops)}|${on(s.mot.trips)}|${on(s.mot.stops)}|${on(s.idles)}`;
+  // say which there are. Counted without walking the day: stops and idling periods are kept only when
+  // they start on the day (closeCandidate, pushIdle), and of the trips only the last can be off the day
+  // (an off-day trip is popped when the next one closes). A state that breaks that (never made by this
+  // code) is counted item by item.
+  const trips = (xs: readonly Trip[]) => {
+    const n = xs.length;
+    if (n === 0) return 0;
+    if (n > 1 && !onDayOf(s, xs[0]!.startTime)) return xs.filter((x) => onDayOf(s, x.startTime)).length;
+    return onDayOf(s, xs[n - 1]!.startTime) ? n : n - 1;
+  };
+  return `${ignition ? 1 : 0}|${trips(s.ign.trips)}|${s.ign.stops.length}|${trips(s.mot.trips)}|${s.mot.stops.length}|${s.idles.length}`;
 }

@@ -2,7 +2,7 @@ import { ioElementCatalogue } from '@fleet/core';
 import { haversineM } from '../common/geo';
 import { IO, TYRE_IO, ioNumber } from '../common/io';
 import { recordIgnition, sortAndDedupe, type PositionRecord } from '../common/types';
-import { addDays, dayStartOf, localDate, zonedParts } from '../common/zoned-time';
+import { addDays, dayStartOf, localDate, zonedHour } from '../common/zoned-time';
 import { defaultSanityConfig, flagSequence } from '../sanity/sanity';
 import {
   analyseFuelLevel,
@@ -175,11 +175,11 @@ export function computeDayRollups(
   const hourly = Array.from({ length: 24 }, (_, h) => emptyRollup(vehicleId, date, h));
   // Hour starts: the first instant of the day at each local hour (a DST fold keeps the first one).
   for (let t = dayStart; t < dayEnd; t += 900_000) {
-    const h = hourly[zonedParts(t, opts.timeZone).hour]!;
+    const h = hourly[zonedHour(t, opts.timeZone)]!;
     if (h.startsAt === 0) h.startsAt = t;
   }
   const inDay = (t: number) => t >= dayStart && t < dayEnd;
-  const hourOf = (t: number) => zonedParts(t, opts.timeZone).hour;
+  const hourOf = (t: number) => zonedHour(t, opts.timeZone);
   const hasIgnition = rs.some((r) => recordIgnition(r) !== undefined);
   const maxGapMs = opts.maxGapS * 1000;
 
@@ -327,11 +327,11 @@ export function setCounts(
   for (const t of trips) {
     if (t.startTime < start || t.startTime >= end) continue;
     daily.trips++;
-    hourly[zonedParts(t.startTime, opts.timeZone).hour]!.trips++;
+    hourly[zonedHour(t.startTime, opts.timeZone)]!.trips++;
   }
   for (const v of violations) {
     if (v.time < start || v.time >= end) continue;
     daily.violations++;
-    hourly[zonedParts(v.time, opts.timeZone).hour]!.violations++;
+    hourly[zonedHour(v.time, opts.timeZone)]!.violations++;
   }
 }
