@@ -113,12 +113,13 @@ export async function writeTripDays(
       for (const p of det.idles) pushPeriod(full.stops, row, 'idle', p);
     }
     // Remembered only when its items are ordered by start (diffByStart cannot diff them otherwise).
+    if (!batch) continue; // no memory to keep (worker role): the order check is not needed either
     const ordered = diff
       ? !!(diff.trips && diff.stops && diff.idles)
       : ([det.trips, det.stops, det.idles] as (readonly { startTime: number }[])[]).every(
           (xs) => diffByStart([], xs, () => true) !== null,
         );
-    batch?.stageDay(key, ordered ? { ...row, trips: det.trips, stops: det.stops, idles: det.idles } : null);
+    batch.stageDay(key, ordered ? { ...row, trips: det.trips, stops: det.stops, idles: det.idles } : null);
   }
   await writeKnownTrips(db, known.tripsGone, known.trips);
   await writeChangedTrips(db, full.del, full.trips);
