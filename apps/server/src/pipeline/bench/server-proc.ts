@@ -23,7 +23,8 @@ export async function startServer(
       ...SERVER_V8_FLAGS,
       '--expose-gc',
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      // BENCH_NODE_FLAGS='--trace-gc --heapsnapshot-signal=SIGUSR2': extra V8/node flags for a look inside.
+      // BENCH_NODE_FLAGS='--trace-gc': extra V8/node flags for a look inside. Not a SIGUSR2 heap snapshot:
+      // the server shuts down on SIGUSR2 (close-with-grace); SIGUSR1 opens the inspector instead.
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       'scripts/start-server.mjs',
     ],

@@ -29,11 +29,12 @@ function days(records: readonly PositionRecord[], tz: string): string[] {
   return out;
 }
 
-function check(seed: number, zoneIdx: number, hours: number, cuts: number): void {
+function check(seed: number, zoneIdx: number, hours: number, cuts: number, ignitionAfterH?: number): void {
   const tz = ZONES[zoneIdx % ZONES.length]!;
   // 2026-03-28 crosses the European and (a fortnight earlier) the US DST change: start near it.
   const start = Date.UTC(2026, 2, 27, 18, 0) + (seed % 5) * 3_600_000;
-  const stream = sortAndDedupe(randomStream(seed, { start, hours }));
+  const ignitionFrom = ignitionAfterH === undefined ? undefined : start + ignitionAfterH * 3_600_000;
+  const stream = sortAndDedupe(randomStream(seed, { start, hours, ignitionFrom }));
   if (stream.length === 0) return;
   const opts = { ...defaultRollupOptions, timeZone: tz };
   const ds = days(stream, tz);
@@ -92,6 +93,21 @@ describe('incremental folds equal the batch computation', () => {
 
   it('after many prefixes of a long stream of one device', () => {
     check(7, 0, 26, 60);
+  }, 300_000);
+
+  // The fold lets the motion mode go once a record has an ignition reading (trip-fold.ts,
+  // stepAccepted): a device that starts reporting ignition within the stream, after motion trips,
+  // stops and a midnight, must still give the batch result on every day before and after the turn.
+  it('when the device reports ignition only from some hour of the stream on', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        fc.nat(2),
+        fc.integer({ min: 2, max: 40 }),
+        (seed, z, turn) => check(seed, z, 48, 4, turn),
+      ),
+      { seed: 20261128, numRuns: 12 },
+    );
   }, 300_000);
 
   it('compared non-trivial results', () => {
@@ -156,6 +172,9 @@ describe('what a trip fold keeps', () => {
       for (const r of stream) for (const f of folds) tripFoldPush(f, r);
       for (const f of folds) {
         const on = (x: { startTime: number }) => x.startTime >= f.dayStart && x.startTime < f.dayEnd;
+        // In auto mode, once ignition was seen the motion mode is let go (stepAccepted).
+        if (f.hasIgnition)
+          expect(f.mot).toEqual({ cand: null, after: [], afterGapFree: true, trips: [], stops: [] });
         for (const m of [f.ign, f.mot]) {
           expect(m.stops.every(on)).toBe(true);
           expect(m.trips.slice(0, -1).every(on)).toBe(true);

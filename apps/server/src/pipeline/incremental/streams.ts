@@ -17,6 +17,11 @@ export interface StreamOptions {
   readonly hours: number;
   /** Mean seconds between records while reporting. */
   readonly intervalS?: number;
+  /**
+   * The device reports ignition only from this time on (wired up later): the records before it carry
+   * no ignition reading, so a trip fold's mode turns from motion to ignition within the stream.
+   */
+  readonly ignitionFrom?: number;
 }
 
 export function randomStream(seed: number, opts: StreamOptions): PositionRecord[] {
@@ -25,7 +30,7 @@ export function randomStream(seed: number, opts: StreamOptions): PositionRecord[
   const deviceId = opts.deviceId ?? 'dev-1';
   const vehicleId = opts.vehicleId ?? 'veh-1';
   const interval = opts.intervalS ?? pick([10, 30, 60]);
-  const hasIgnition = rand() < 0.8;
+  const hasIgnition = rand() < 0.8 || opts.ignitionFrom !== undefined;
   const fuelKind = pick(['level', 'counter', 'percent', 'none'] as const);
   const hasOdometer = rand() < 0.6;
   const hasRpm = rand() < 0.5;
@@ -68,7 +73,8 @@ export function randomStream(seed: number, opts: StreamOptions): PositionRecord[
       }
       if (hasOdometer && rand() < 0.002) odometer = Math.floor(rand() * 1000); // reset
       const io: Record<number, number> = {};
-      if (hasIgnition && rand() > 0.01) io[IO.ignition] = ignition ? 1 : 0;
+      if (hasIgnition && rand() > 0.01 && t >= (opts.ignitionFrom ?? -Infinity))
+        io[IO.ignition] = ignition ? 1 : 0;
       if (hasOdometer) io[IO.odometer] = odometer;
       if (fuelKind === 'level') io[IO.fuelLitres] = Math.round((fuel + (rand() - 0.5) * 1.5) * 10);
       if (fuelKind === 'percent') io[IO.fuelLevel] = Math.max(0, Math.min(100, Math.round(fuel)));
