@@ -48,4 +48,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=1048576
 # A cluster node (ROLE=gateway|worker|api with DATABASE_URL and NATS_URL). For the embedded
 # one-process product use: command ["npm", "run", "start", "-w", "@fleet/server"].
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--import", "tsx", "--conditions=source", "apps/server/src/cluster/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "--import", "tsx", "--conditions=source", "apps/server/src/cluster/main.ts"]

@@ -18,7 +18,8 @@
 //   more are mapped on their own and returned when freed, instead of fragmenting the heap. The reasons are in src/config/node-flags.ts (SERVER_MALLOC_ENV), which
 //   the scale-out roles and the whole-product benches use.
 // - --expose-gc: main.ts collects the embedded database's first instance after migrating and seeding.
-// - --max-semi-space-size=8 --heap-growing-percent=30 (30 since session 16, 8 since session 12, see
+// - --max-semi-space-size=8 --heap-growing-percent=50 (50 since session 11, 30 on the embedded database
+//   since session 16 (main.ts), 8 since session 12, see
 //   src/config/node-flags.ts; issue 13, bench:soak with 1,000 devices on
 //   PGlite): the live heap was ~150 MB, but V8 let the old generation grow to ~560 MB of garbage
 //   before a full collection (RSS 610-740 MB in the first hours, 1.2-1.6 GB by the evening), fed by

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, type Config } from './config/config';
+import { useEmbeddedHeapGrowth } from './config/node-flags';
 import { openStorage } from './storage/storage';
 import { InProcessBus } from './realtime/bus';
 import { OutboxMessenger } from './messaging/messenger';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
     pgliteThread: config.PGLITE_THREAD,
   };
+  if (!config.DATABASE_URL) useEmbeddedHeapGrowth();
   if (!PREPARE_ONLY && storageOptions.dataDir && !existsSync(join(storageOptions.dataDir, 'PG_VERSION'))) {
     if (config.FLEET_SEED_DEMO && config.FLEET_DEMO_HISTORY_DAYS > 0)
       log(
