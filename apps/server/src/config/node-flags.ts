@@ -46,8 +46,13 @@ export const EMBEDDED_HEAP_GROWING_PERCENT = 30;
  *   1.2; 1.19 at 1.5x): there the memory buys nothing and the CPU is the goal that binds. The scale-out
  *   roles run on PostgreSQL and keep 1.5x.
  */
-export function useEmbeddedHeapGrowth(): void {
+export function useEmbeddedHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
+  // A setting of node's own command line other than the default one (an experiment, e.g. bench:soak's
+  // BENCH_NODE_FLAGS) is left as it was given.
+  const usual = SERVER_V8_FLAGS.find((f) => f.startsWith('--heap-growing-percent='));
+  if (execArgv.some((a) => a.startsWith('--heap-growing-percent') && a !== usual)) return false;
   v8.setFlagsFromString(`--heap-growing-percent=${EMBEDDED_HEAP_GROWING_PERCENT}`);
+  return true;
 }
 
 /**
