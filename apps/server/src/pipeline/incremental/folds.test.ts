@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sortAndDedupe, type PositionRecord } from '../common/types';
 import { addDays, localDate } from '../common/zoned-time';
 import { computeDayRollups, defaultRollupOptions, rollupWindow } from '../rollups/rollups';
-import { dayWindow, tripsForDay } from '../trips/trips';
+import { dayWindow, defaultTripConfig, tripsForDay } from '../trips/trips';
 import { newRollupFold, rollupFoldPush, rollupFoldResult } from './rollup-fold';
 import { newTripFold, tripFoldPush, tripFoldResult, tripFoldSettledKey } from './trip-fold';
 import { randomStream } from './streams';
@@ -159,6 +159,37 @@ describe('the settled key of a trip fold', () => {
     );
     expect(skipped).toBeGreaterThan(computed);
   }, 300_000);
+});
+
+/**
+ * A fixed mode follows only itself (stepAccepted): the fold with `mode: 'ignition'` or `'motion'` must
+ * still give what the batch function gives with the same setting, on streams with and without
+ * ignition readings.
+ */
+describe('a trip fold with a fixed mode', () => {
+  it.each(['ignition', 'motion'] as const)('%s equals the batch result', (mode) => {
+    const cfg = { ...defaultTripConfig, mode };
+    const tz = 'Asia/Dubai';
+    let compared = 0;
+    for (const seed of [3, 11, 29, 47, 83, 101]) {
+      const stream = sortAndDedupe(randomStream(seed, { start: Date.UTC(2026, 2, 27, 18, 0), hours: 50 }));
+      const ds = days(stream, tz);
+      const folds = ds.map((d) => newTripFold(d, tz, cfg));
+      for (const r of stream) for (const f of folds) tripFoldPush(f, r, cfg);
+      for (const [k, d] of ds.entries()) {
+        const w = dayWindow(d, tz, cfg);
+        const want = tripsForDay(
+          stream.filter((x) => x.time >= w.from && x.time < w.to),
+          d,
+          tz,
+          cfg,
+        );
+        expect(tripFoldResult(folds[k]!, cfg), `${mode} seed ${seed} ${d}`).toEqual(want);
+        compared += want.trips.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
 });
 
 describe('what a trip fold keeps', () => {
