@@ -32,6 +32,13 @@ import { newSanityStream, sanityPush, sanityTail, type SanityStreamState } from 
  *   (consumption, refuel or drop). Samples scanned past the run's extreme (a flat stretch) are kept
  *   as their decrements only, to be added in order if the run extends or the next run starts.
  * The state is plain JSON (saved with the device's engine state).
+ *
+ * A bucket's row is made when the first record or interval lands in it (`row`), and `rollupFoldResult`
+ * makes the rows still missing as empty ones, so the result is the same. A fold's window opens an hour
+ * before its day, so every vehicle had a fold of 25 empty rows (~10 KB with their boxed numbers) from
+ * 23:00 on; in bench:soak's PGlite day (1,000 devices) that hour held the day's RSS peak. The hours of
+ * the day's 15-minute slots are one table per day and zone, shared by the folds (`slotHoursOf`), not a
+ * copy in each fold's state.
  */
 
 interface FuelSmp {
@@ -68,13 +75,11 @@ export interface RollupFoldState {
   to: number;
   dayStart: number;
   dayEnd: number;
-  /** Hour of each 15-minute slot from the day start (zonedHour, cached). */
-  slotHours: number[];
   sanity: SanityStreamState;
   hasIgnition: boolean;
   prev: PositionRecord | null;
-  /** 0..23 hourly, 24 daily. */
-  b: VehicleRollup[];
+  /** 0..23 hourly, 24 daily; null until something lands in the bucket (`row`). */
+  b: (VehicleRollup | null)[];
   engIgn: number[];
   engMot: number[];
   counterSeen: boolean;
@@ -98,17 +103,6 @@ export function newRollupFold(
   const dayStart = dayStartOf(date, opts.timeZone);
   const dayEnd = dayStartOf(addDays(date, 1), opts.timeZone);
   const { from, to } = rollupWindow(date, opts);
-  const b = Array.from({ length: 24 }, (_, h) => emptyRollup(vehicleId, date, h));
-  const daily = emptyRollup(vehicleId, date, null);
-  daily.startsAt = dayStart;
-  const slotHours: number[] = [];
-  for (let t = dayStart; t < dayEnd; t += 900_000) {
-    const hour = zonedHour(t, opts.timeZone);
-    slotHours.push(hour);
-    const h = b[hour]!;
-    if (h.startsAt === 0) h.startsAt = t;
-  }
-  b.push(daily);
   return {
     vehicleId,
     date,
@@ -116,11 +110,10 @@ export function newRollupFold(
     to,
     dayStart,
     dayEnd,
-    slotHours,
     sanity: newSanityStream(),
     hasIgnition: false,
     prev: null,
-    b,
+    b: new Array<VehicleRollup | null>(25).fill(null),
     engIgn: zeros(),
     engMot: zeros(),
     counterSeen: false,
@@ -132,6 +125,40 @@ export function newRollupFold(
     run: newRun(),
     events: [],
   };
+}
+
+/**
+ * The local hour of each 15-minute slot of a day (from its start), one table per zone and day start,
+ * shared by every fold of that day. A handful of days are live at a time; the cache forgets all when
+ * it holds more than {@link SLOT_TABLES}.
+ */
+const slotTables = new Map<string, number[]>();
+const SLOT_TABLES = 32;
+function slotHoursOf(s: RollupFoldState, tz: string): number[] {
+  const key = `${tz}|${s.dayStart}`;
+  let hours = slotTables.get(key);
+  if (!hours) {
+    if (slotTables.size >= SLOT_TABLES) slotTables.clear();
+    hours = [];
+    for (let t = s.dayStart; t < s.dayEnd; t += 900_000) hours.push(zonedHour(t, tz));
+    slotTables.set(key, hours);
+  }
+  return hours;
+}
+
+/** Bucket `k`'s row, made empty on first use (an hourly row starts at the first slot of its hour). */
+function row(s: RollupFoldState, k: number, tz: string): VehicleRollup {
+  let x = s.b[k];
+  if (!x) {
+    x = emptyRollup(s.vehicleId, s.date, k === DAILY ? null : k);
+    if (k === DAILY) x.startsAt = s.dayStart;
+    else {
+      const slot = slotHoursOf(s, tz).indexOf(k);
+      if (slot >= 0) x.startsAt = s.dayStart + slot * 900_000;
+    }
+    s.b[k] = x;
+  }
+  return x;
 }
 
 const newRun = (): LevelRun => ({
@@ -152,7 +179,7 @@ const newRun = (): LevelRun => ({
 
 function hourOf(s: RollupFoldState, t: number, tz: string): number {
   const slot = Math.floor((t - s.dayStart) / 900_000);
-  return s.slotHours[slot] ?? zonedHour(t, tz);
+  return slotHoursOf(s, tz)[slot] ?? zonedHour(t, tz);
 }
 
 const inDay = (s: RollupFoldState, t: number) => t >= s.dayStart && t < s.dayEnd;
@@ -179,7 +206,7 @@ function stepAccepted(s: RollupFoldState, r: PositionRecord, opts: RollupOptions
     const rpm = ioNumber(prev.io, IO.engineRpm);
     const h = hourOf(s, prev.time, tz);
     for (const k of [DAILY, h]) {
-      const x = s.b[k]!;
+      const x = row(s, k, tz);
       x.distanceM += dist;
       if (moving) x.drivingS += dt;
       else if (ign === true) x.idleS += dt;
@@ -205,7 +232,7 @@ function stepAccepted(s: RollupFoldState, r: PositionRecord, opts: RollupOptions
       overRev = before === undefined || before <= opts.overRevRpm || gap > maxGapMs;
     }
     for (const k of [DAILY, hourOf(s, r.time, tz)]) {
-      const x = s.b[k]!;
+      const x = row(s, k, tz);
       x.records++;
       if (pct !== undefined && pct >= 0 && pct <= 100) x.fuelLevelPct = pct;
       if (tyres) x.tyres = { ...x.tyres, ...tyres };
@@ -261,8 +288,8 @@ function smoothed(s: RollupFoldState, i: number, last: number, opts: RollupOptio
   const smp: FuelSmp = { ...src, litres: MEDIAN_WINDOW[Math.floor(n / 2)]! };
   if (inDay(s, smp.time)) {
     const v = Math.round(smp.litres * 10) / 10;
-    s.b[DAILY]!.fuelLevelL = v;
-    s.b[hourOf(s, smp.time, opts.timeZone)]!.fuelLevelL = v;
+    row(s, DAILY, opts.timeZone).fuelLevelL = v;
+    row(s, hourOf(s, smp.time, opts.timeZone), opts.timeZone).fuelLevelL = v;
   }
   runPush(s, smp, opts);
 }
@@ -370,7 +397,7 @@ export function rollupFoldPush(
 function cloneFold(s: RollupFoldState): RollupFoldState {
   return {
     ...s,
-    b: s.b.map((x) => ({ ...x })),
+    b: s.b.map((x) => (x ? { ...x } : null)),
     engIgn: [...s.engIgn],
     engMot: [...s.engMot],
     counterUsed: [...s.counterUsed],
@@ -393,15 +420,16 @@ export function rollupFoldResult(
   if (s.run.phase === 2) decideRun(s, s.run, opts);
   const used = s.counterSeen ? s.counterUsed : s.levelUsed;
   const eng = s.hasIgnition ? s.engIgn : s.engMot;
+  const tz = opts.timeZone;
   for (let k = 0; k < 25; k++) {
-    const x = s.b[k]!;
+    const x = row(s, k, tz);
     x.engineS = eng[k]!;
     x.fuelUsedL = used[k]!;
   }
   const fuelEvents = s.events.filter((e) => inDay(s, e.startTime));
   for (const e of fuelEvents) {
-    for (const k of [DAILY, hourOf(s, e.startTime, opts.timeZone)]) {
-      const x = s.b[k]!;
+    for (const k of [DAILY, hourOf(s, e.startTime, tz)]) {
+      const x = row(s, k, tz);
       if (e.kind === 'refuel') {
         x.refuels++;
         x.refuelL += e.litres;
@@ -411,11 +439,12 @@ export function rollupFoldResult(
       }
     }
   }
-  for (const x of s.b) {
+  const b = s.b as VehicleRollup[]; // every row made above
+  for (const x of b) {
     x.distanceM = Math.round(x.distanceM * 10) / 10;
     x.fuelUsedL = Math.round(x.fuelUsedL * 100) / 100;
     x.refuelL = Math.round(x.refuelL * 10) / 10;
     x.dropL = Math.round(x.dropL * 10) / 10;
   }
-  return { daily: s.b[DAILY]!, hourly: s.b.slice(0, 24), fuelEvents };
+  return { daily: b[DAILY]!, hourly: b.slice(0, 24), fuelEvents };
 }

@@ -283,3 +283,87 @@ describe('writing only the trips and stops that changed', () => {
     expect(await storedTrips()).toEqual([]);
   });
 });
+
+// The memo keeps a signature per row (write-changed.ts, `RollupMemo`): a change in any one value column
+// must send the row, and what the old value-by-value comparison called equal must not. The statements
+// are recorded, not run: the upsert's parameters are the rows sent.
+describe('the rollup memo', () => {
+  const sent = async (memo: WrittenRows, cols: readonly (readonly unknown[])[]) => {
+    const upserts: unknown[][] = [];
+    const db = {
+      query: async (text: string, params?: readonly unknown[]) => {
+        if (text.startsWith('INSERT INTO vehicle_rollups')) upserts.push([...(params![3] as unknown[])]);
+        return [];
+      },
+    };
+    const batch = memo.begin();
+    await rollupsPlain(db, { vehicle: [1], day: [DAY] }, cols, batch);
+    batch.commit();
+    return upserts.flat(); // the hours of the rows sent
+  };
+  const base = (): unknown[][] => [
+    [5, 5],
+    [1, 1],
+    [DAY, DAY],
+    [-1, 7],
+    ...Array.from({ length: 25 }, (_, c) => [c + 0.5, c * 3]),
+    ['{"FL":{"p":240}}', null],
+  ];
+  const variants = (v: unknown): unknown[] => {
+    if (v === null) return [0, Number.NaN, '{}'];
+    if (typeof v === 'string') return [null, `${v} `, v.replace('240', '241')];
+    const n = v as number;
+    return [null, n + 1, n + Number.EPSILON * Math.max(1, Math.abs(n)) * 4, -n - 1, Number.NaN];
+  };
+
+  it('sends a row when any one of its values changes, and only that row', async () => {
+    for (let c = 4; c < 30; c++)
+      for (const row of [0, 1])
+        for (const v of variants(base()[c]![row])) {
+          const memo = new WrittenRows();
+          expect(await sent(memo, base())).toEqual([-1, 7]);
+          expect(await sent(memo, base())).toEqual([]);
+          const cols = base();
+          cols[c]![row] = v;
+          expect(await sent(memo, cols), `column ${c}, row ${row}, ${String(v)}`).toEqual([row ? 7 : -1]);
+          expect(await sent(memo, cols)).toEqual([]);
+        }
+  });
+
+  it('sends nothing for the same values: -0 as 0, NaN as NaN, a tyre text equal by its characters', async () => {
+    const memo = new WrittenRows();
+    const cols = base();
+    cols[6] = [Number.NaN, 0];
+    await sent(memo, cols);
+    const again = base();
+    again[6] = [Number.NaN, -0];
+    again[29] = [['{"FL":', '{"p":240}}'].join(''), null];
+    expect(await sent(memo, again)).toEqual([]);
+  });
+
+  it('finds the rows by company and hour when they come in another order, and deletes a missing one', async () => {
+    const memo = new WrittenRows();
+    await sent(memo, base());
+    const swapped = base().map((col) => [...col].reverse());
+    const statements: string[] = [];
+    const db = {
+      query: async (text: string) => {
+        statements.push(text.trim().split(/\s+/, 1)[0]!);
+        return [];
+      },
+    };
+    let batch = memo.begin();
+    await rollupsPlain(db, { vehicle: [1], day: [DAY] }, swapped, batch);
+    batch.commit();
+    expect(statements).toEqual([]);
+    batch = memo.begin();
+    await rollupsPlain(
+      db,
+      { vehicle: [1], day: [DAY] },
+      base().map((col) => col.slice(0, 1)),
+      batch,
+    );
+    batch.commit();
+    expect(statements).toEqual(['DELETE']);
+  });
+});

@@ -96,47 +96,96 @@ export const rollupColumnsSource = (columns: readonly (readonly unknown[])[]): R
 };
 
 /**
- * What the memo keeps of a written rollup row: its numeric values (columns 4-28) in an array of
- * doubles (V8 keeps them unboxed; nulls are 0 there and a bit in `nulls`) and the tyre JSON. A
- * Float64Array was tried first: its backing store lives outside the heap, and 75,000 rows (1,000
- * vehicles, 25 rows, 3 days) took ~30 MB against ~19 MB for plain double arrays (measured with
- * --expose-gc); bench:soak's RSS went over 400 MB with it. Compared value by value with the next
- * flush's row, so an unchanged hour costs 25 number comparisons and no allocation. It replaced a
- * JSON.stringify signature of every row of the day: in bench:soak's PostgreSQL day the rollup write
- * path went from 1.8 % of a core at hour 1 to 4.8 % at hour 13, with the signatures alone 0.6 -> 2.1 %.
+ * What the memo keeps of a vehicle-day's written rollup rows: per row, its key (company and hour, one
+ * integer: {@link rowKey}) and a 53-bit signature of its values (columns 4-29, {@link rowSignature}),
+ * in two arrays of doubles in the order the rows were written. ~450 bytes for a vehicle-day of 25 rows.
+ *
+ * It kept each row's 25 values before (an array of doubles, compared value by value): ~7 KB per
+ * vehicle-day, ~7 MB of live heap at 1,000 vehicles by the evening (heap snapshot of bench:soak's
+ * PGlite day), twice that at 23:00 when the next day's rows start. Before that it kept a JSON text
+ * signature of every row, and before that nothing (every row was sent).
+ *
+ * Two rows with different values get the same signature with a chance of about 2^-53; the flush would
+ * then skip that row once. A rollup row of the current day changes again with its next record (its
+ * `records` count), which writes it; a row of a past day is written whole again by the next flush of
+ * that vehicle-day from another process or a restart (no memo). At 1,000 vehicles, ~10^5 signatures a
+ * minute make that about once in ~10^5 years of running.
  */
 interface RollupMemo {
-  readonly nums: number[];
-  readonly nulls: number;
-  readonly tyres: unknown;
+  readonly keys: number[];
+  readonly sigs: number[];
 }
 const FIRST_VALUE = 4;
 const TYRES = ROLLUP_COLUMNS.length - 1;
 
-function sameRollup(src: RollupSource, i: number, m: RollupMemo): boolean {
-  for (let c = FIRST_VALUE; c < TYRES; c++) {
-    const v = src.value(c, i);
-    const isNull = v === null || v === undefined;
-    if (isNull !== ((m.nulls >>> (c - FIRST_VALUE)) & 1) > 0) return false;
-    if (isNull) continue;
-    const was = m.nums[c - FIRST_VALUE]!;
-    if (v !== was && !(Number.isNaN(v) && Number.isNaN(was))) return false;
-  }
-  return src.value(TYRES, i) === m.tyres;
+/** A row's key (company id, hour -1..23) as one integer, or null when it is not one of those. */
+function rowKey(src: RollupSource, i: number): number | null {
+  const c = src.value(0, i);
+  const h = src.value(3, i);
+  if (typeof c !== 'number' || typeof h !== 'number' || !Number.isInteger(h) || h < -1 || h > 30) return null;
+  const k = c * 32 + h + 1;
+  return Number.isSafeInteger(k) && c >= 0 ? k : null;
 }
 
-function rollupMemo(src: RollupSource, i: number): RollupMemo {
-  // Sized up front (an array grown by push keeps spare capacity: ~40 slots for 25 values).
-  const nums = new Array<number>(TYRES - FIRST_VALUE);
-  let nulls = 0;
+const F64 = new Float64Array(1);
+const U32 = new Uint32Array(F64.buffer);
+/** One 32-bit word into a lane of the signature (MurmurHash3's block step). */
+function mixWord(h: number, k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  h ^= Math.imul(k, 0x1b873593);
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+/** MurmurHash3's finaliser. */
+function avalanche(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * A 53-bit signature of a row's values (columns 4-29), equal for rows the old value-by-value comparison
+ * called equal: null is its own value, every NaN is one value, -0 is 0, and the tyre JSON text counts
+ * by its characters. Two lanes of MurmurHash3's mixing with different seeds, the second fed each value's
+ * words the other way round; 32 bits of one and 21 of the other make the signature.
+ */
+function rowSignature(src: RollupSource, i: number): number {
+  let a = 0x3c6ef372;
+  let b = 0x7f4a7c15;
   for (let c = FIRST_VALUE; c < TYRES; c++) {
     const v = src.value(c, i);
+    let lo: number;
+    let hi: number;
     if (v === null || v === undefined) {
-      nulls |= 1 << (c - FIRST_VALUE);
-      nums[c - FIRST_VALUE] = 0;
-    } else nums[c - FIRST_VALUE] = Number(v);
+      lo = 0x6e756c6c; // "null"
+      hi = 0x7ff00001; // a NaN payload no arithmetic produces
+    } else {
+      const n = Number(v);
+      F64[0] = Number.isNaN(n) ? NaN : n === 0 ? 0 : n;
+      lo = U32[0]!;
+      hi = U32[1]!;
+    }
+    a = mixWord(mixWord(a, lo), hi);
+    b = mixWord(mixWord(b, hi ^ c), lo);
   }
-  return { nums, nulls, tyres: src.value(TYRES, i) };
+  const t = src.value(TYRES, i);
+  if (t === null || t === undefined) {
+    a = mixWord(a, 0x6e756c6c);
+    b = mixWord(b, 0x6e756c6c);
+  } else {
+    const text = String(t);
+    a = mixWord(a, text.length + 1);
+    b = mixWord(b, ~text.length);
+    for (let k = 0; k < text.length; k++) {
+      const ch = text.charCodeAt(k);
+      a = mixWord(a, ch);
+      b = mixWord(b, ch ^ (k << 16));
+    }
+  }
+  return avalanche(a) + (avalanche(b) & 0x1fffff) * 0x1_0000_0000;
 }
 
 /**
@@ -168,18 +217,22 @@ export async function writeChangedRollups(
     for (let k = 0; k < del.vehicle.length; k++) {
       const vd = `${del.vehicle[k]}|${del.day[k]}`;
       const known = batch.memo.rollups.get(vd);
-      const set = new Map<string, RollupMemo>();
-      for (const i of rowsOf.get(vd) ?? []) {
-        const key = `${String(src.value(0, i))}|${String(src.value(3, i))}`;
-        const was = known?.get(key);
-        if (was && sameRollup(src, i, was)) set.set(key, was);
-        else {
-          set.set(key, rollupMemo(src, i));
-          send.push(i);
-        }
+      const rows = rowsOf.get(vd) ?? [];
+      const keys: number[] = [];
+      const sigs: number[] = [];
+      let memoable = true;
+      for (const i of rows) {
+        const key = rowKey(src, i);
+        if (key === null) memoable = false;
+        const sig = rowSignature(src, i);
+        const at = known && key !== null ? findKey(known.keys, key, keys.length) : -1;
+        if (at < 0 || known!.sigs[at] !== sig) send.push(i);
+        keys.push(key ?? -1);
+        sigs.push(sig);
       }
-      if (!known || [...known.keys()].some((key) => !set.has(key))) delIdx.push(k);
-      batch.stageRollups(vd, set);
+      // Stored rows not in the set are deleted; with a memo, only when it knew a row the set has not.
+      if (!known || !memoable || known.keys.some((key) => !keys.includes(key))) delIdx.push(k);
+      batch.stageRollups(vd, memoable ? { keys, sigs } : null);
     }
   }
   if (delIdx === null || delIdx.length > 0) {
@@ -463,7 +516,8 @@ export function diffByStart<T extends { readonly startTime: number }>(
  * ({@link WriteBatch}); days more than {@link KEEP_DAYS} before the newest day written are forgotten.
  */
 export class WrittenRows {
-  readonly rollups = new Map<string, Map<string, RollupMemo>>();
+  /** By 'vehicle id|day'. */
+  readonly rollups = new Map<string, RollupMemo>();
   /** By 'device id|day'. */
   readonly days = new Map<string, WrittenDay>();
   /** A vehicle-day's fuel events as written, by 'vehicle id|day' (sql/rollups.ts). */
@@ -475,8 +529,10 @@ export class WrittenRows {
   /** @internal */
   apply(staged: readonly Staged[]): void {
     for (const st of staged) {
-      if (st.kind === 'rollups') this.rollups.set(st.key, st.set);
-      else if (st.kind === 'fuel') this.fuel.set(st.key, st.events);
+      if (st.kind === 'rollups') {
+        if (st.set) this.rollups.set(st.key, st.set);
+        else this.rollups.delete(st.key);
+      } else if (st.kind === 'fuel') this.fuel.set(st.key, st.events);
       else if (st.day) this.days.set(st.key, st.day);
       else this.days.delete(st.key);
       const day = st.key.slice(st.key.indexOf('|') + 1);
@@ -495,8 +551,13 @@ export class WrittenRows {
   }
 }
 export const KEEP_DAYS = 3;
+
+/** Where `key` is in `keys` (rows come in the same order flush after flush: `hint` is tried first). */
+function findKey(keys: readonly number[], key: number, hint: number): number {
+  return keys[hint] === key ? hint : keys.indexOf(key);
+}
 type Staged =
-  | { kind: 'rollups'; key: string; set: Map<string, RollupMemo> }
+  | { kind: 'rollups'; key: string; set: RollupMemo | null }
   | { kind: 'days'; key: string; day: WrittenDay | null }
   | { kind: 'fuel'; key: string; events: readonly FuelEvent[] };
 
@@ -504,7 +565,8 @@ type Staged =
 export class WriteBatch {
   private readonly staged: Staged[] = [];
   constructor(readonly memo: WrittenRows) {}
-  stageRollups(key: string, set: Map<string, RollupMemo>): void {
+  /** `set` null: the memo forgets the vehicle-day (its rows had keys it cannot keep). */
+  stageRollups(key: string, set: RollupMemo | null): void {
     this.staged.push({ kind: 'rollups', key, set });
   }
   stageFuel(key: string, events: readonly FuelEvent[]): void {
