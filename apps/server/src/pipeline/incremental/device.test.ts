@@ -164,3 +164,54 @@ describe('the days a time touches (DaysCovering)', () => {
     }
   });
 });
+
+describe('the rollups key (a day not begun yet)', () => {
+  it('stands for the empty day with no trips on it, and is gone with the first record of the day', () => {
+    let settled = 0;
+    let opened = 0;
+    for (const seed of [2, 13, 31, 44]) {
+      const tz = ZONES[seed % ZONES.length]!;
+      const opts = { ...defaultRollupOptions, timeZone: tz };
+      const stream = richStream(seed, 60);
+      const inc = new DeviceIncremental(newDeviceIncState('veh-1', 0), tz);
+      const keys = new Map<string, string | null>();
+      for (const r of stream) {
+        if (inc.push(r) !== 'fed') continue;
+        for (const day of Object.keys(inc.state.rollups)) {
+          const key = inc.rollupsKey(day);
+          const was = keys.get(day);
+          keys.set(day, key);
+          const dayStart = rollupWindow(day, opts).from + 3_600_000;
+          expect(key === null, `${tz} ${day} at ${r.time}`).toBe(r.time >= dayStart);
+          if (key === null) {
+            if (was) opened++;
+            continue;
+          }
+          settled++;
+          if (was !== undefined) expect(key).toBe(was);
+          expect(inc.rollups(day)).toEqual(computeDayRollups('veh-1', [], day, opts));
+          if (inc.hasTripDay(day)) expect(inc.trips(day)!.trips).toEqual([]);
+        }
+      }
+    }
+    expect(settled).toBeGreaterThan(100);
+    expect(opened).toBeGreaterThan(3);
+  });
+
+  it('changes when the state is rewound to a checkpoint', () => {
+    // Kolkata (UTC+5:30): the next day's window opens at 17:30 UTC, so the checkpoint of 18:00 UTC
+    // already holds a fold of the next day that has not begun.
+    const tz = 'Asia/Kolkata';
+    const at = (h: number, m: number) => Date.UTC(2026, 5, 2, h, m);
+    const inc = new DeviceIncremental(newDeviceIncState('veh-1', 0), tz);
+    for (let t = at(16, 30); t <= at(18, 20); t += 60_000)
+      inc.push({ deviceId: 'd1', time: t, receivedAt: t, lat: 25.2, lon: 55.3, speed: 30 });
+    const day = '2026-06-03';
+    const before = inc.rollupsKey(day);
+    expect(before).not.toBeNull();
+    expect(inc.rewindTo(at(18, 10))).toBe(at(18, 0));
+    const after = inc.rollupsKey(day);
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+  });
+});

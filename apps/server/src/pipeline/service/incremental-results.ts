@@ -35,8 +35,9 @@ interface IncDevice {
   /** Earliest late record within the horizon since the last flush (the flush rebuilds the folds). */
   lateFrom: number | null;
   /**
-   * Per 'trips|day': the settled key (DeviceIncremental.tripsKey) of the trips last written while the
-   * day could not change any more; a flush skips the day while the key stays the same.
+   * Per 'trips|day' and 'rollups|day': the settled key (DeviceIncremental.tripsKey, rollupsKey) of the
+   * trips or rollups last written while the day could not change any more; a flush skips the day while
+   * the key stays the same.
    */
   written: Map<string, string>;
 }
@@ -204,8 +205,12 @@ export class IncrementalResults {
       inc.dirtyTrips.clear();
       if (dev.ref.vehicleUuid) {
         for (const day of inc.dirtyRollups) {
+          const key = inc.rollupsKey(day);
+          if (key !== null && dev.written.get(`rollups|${day}`) === key) continue;
           const r = inc.rollups(day);
           if (!r) continue;
+          if (key === null) dev.written.delete(`rollups|${day}`);
+          else dev.written.set(`rollups|${day}`, key);
           rollupWrites.push({ ref: dev.ref, day: r });
           const vs = violationDays.get(day) ?? new Set<string>();
           vs.add(dev.ref.vehicleUuid);
@@ -252,6 +257,8 @@ export class IncrementalResults {
       } catch (err) {
         // Written again by the next flush (the signatures must not claim what is not stored).
         for (const w of tripWrites) this.inc.get(w.ref.deviceUuid)?.written.delete(`trips|${w.date}`);
+        for (const w of rollupWrites)
+          this.inc.get(w.ref.deviceUuid)?.written.delete(`rollups|${w.day.daily.date}`);
         for (const dev of devices) this.dirtyDevices.add(dev.ref.deviceUuid);
         throw err;
       }
@@ -260,8 +267,10 @@ export class IncrementalResults {
       await slice();
       if (!dev.inc) continue;
       const before = Object.keys(dev.inc.state.trips);
+      const rollupsBefore = Object.keys(dev.inc.state.rollups);
       dev.inc.prune();
       for (const d of before) if (!(d in dev.inc.state.trips)) dev.written.delete(`trips|${d}`);
+      for (const d of rollupsBefore) if (!(d in dev.inc.state.rollups)) dev.written.delete(`rollups|${d}`);
     }
   }
 
@@ -442,6 +451,7 @@ export class IncrementalResults {
         { companyUuid: ref.companyUuid, vehicleUuid: ref.vehicleUuid },
         computed,
       );
+      dev?.written.delete(`rollups|${day}`);
     }
   }
 }
