@@ -106,10 +106,10 @@ export const rollupColumnsSource = (columns: readonly (readonly unknown[])[]): R
  * signature of every row, and before that nothing (every row was sent).
  *
  * Two rows with different values get the same signature with a chance of about 2^-53; the flush would
- * then skip that row once. A rollup row of the current day changes again with its next record (its
- * `records` count), which writes it; a row of a past day is written whole again by the next flush of
- * that vehicle-day from another process or a restart (no memo). At 1,000 vehicles, ~10^5 signatures a
- * minute make that about once in ~10^5 years of running.
+ * then skip that change. The current hour's row and the daily row change again with the next record
+ * (their `records` count) and are written then; another row would stay as written until its
+ * vehicle-day is written without the memo (a restart, another node). At 1,000 vehicles a flush compares
+ * ~10^5 rows a minute: one such skip in ~10^5 years of running.
  */
 interface RollupMemo {
   readonly keys: number[];
