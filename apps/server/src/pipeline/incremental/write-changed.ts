@@ -97,8 +97,9 @@ export const rollupColumnsSource = (columns: readonly (readonly unknown[])[]): R
 
 /**
  * What the memo keeps of a vehicle-day's written rollup rows: per row, its key (company and hour, one
- * integer: {@link rowKey}) and a 53-bit signature of its values (columns 4-29, {@link rowSignature}),
- * in two arrays of doubles in the order the rows were written. ~450 bytes for a vehicle-day of 25 rows.
+ * integer: {@link rowKey}), a 53-bit signature of its numbers (columns 4-28, {@link rowSignature}) and
+ * its tyre JSON,
+ * in two arrays of doubles in the order the rows were written. ~650 bytes for a vehicle-day of 25 rows.
  *
  * It kept each row's 25 values before (an array of doubles, compared value by value): ~7 KB per
  * vehicle-day, ~7 MB of live heap at 1,000 vehicles by the evening (heap snapshot of bench:soak's
@@ -114,6 +115,12 @@ export const rollupColumnsSource = (columns: readonly (readonly unknown[])[]): R
 interface RollupMemo {
   readonly keys: number[];
   readonly sigs: number[];
+  /**
+   * The tyre JSON as written, compared as text (the text is sql/rollups.ts's cached string of the
+   * readings, so this holds a reference, not a copy): hashing it would read every character of every
+   * row with tyre sensors at each flush.
+   */
+  readonly tyres: unknown[];
 }
 const FIRST_VALUE = 4;
 const TYRES = ROLLUP_COLUMNS.length - 1;
@@ -147,9 +154,9 @@ function avalanche(h: number): number {
 }
 
 /**
- * A 53-bit signature of a row's values (columns 4-29), equal for rows the old value-by-value comparison
- * called equal: null is its own value, every NaN is one value, -0 is 0, and the tyre JSON text counts
- * by its characters. Two lanes of MurmurHash3's mixing with different seeds, the second fed each value's
+ * A 53-bit signature of a row's numeric values (columns 4-28), equal for rows the old value-by-value
+ * comparison called equal: null is its own value, every NaN is one value, -0 is 0. The tyre JSON is
+ * kept and compared as text beside it (`RollupMemo.tyres`). Two lanes of MurmurHash3's mixing with different seeds, the second fed each value's
  * words the other way round; 32 bits of one and 21 of the other make the signature.
  */
 function rowSignature(src: RollupSource, i: number): number {
@@ -170,20 +177,6 @@ function rowSignature(src: RollupSource, i: number): number {
     }
     a = mixWord(mixWord(a, lo), hi);
     b = mixWord(mixWord(b, hi ^ c), lo);
-  }
-  const t = src.value(TYRES, i);
-  if (t === null || t === undefined) {
-    a = mixWord(a, 0x6e756c6c);
-    b = mixWord(b, 0x6e756c6c);
-  } else {
-    const text = String(t);
-    a = mixWord(a, text.length + 1);
-    b = mixWord(b, ~text.length);
-    for (let k = 0; k < text.length; k++) {
-      const ch = text.charCodeAt(k);
-      a = mixWord(a, ch);
-      b = mixWord(b, ch ^ (k << 16));
-    }
   }
   return avalanche(a) + (avalanche(b) & 0x1fffff) * 0x1_0000_0000;
 }
@@ -220,19 +213,22 @@ export async function writeChangedRollups(
       const rows = rowsOf.get(vd) ?? [];
       const keys: number[] = [];
       const sigs: number[] = [];
+      const tyres: unknown[] = [];
       let memoable = true;
       for (const i of rows) {
         const key = rowKey(src, i);
         if (key === null) memoable = false;
         const sig = rowSignature(src, i);
+        const ty = src.value(TYRES, i) ?? null;
         const at = known && key !== null ? findKey(known.keys, key, keys.length) : -1;
-        if (at < 0 || known!.sigs[at] !== sig) send.push(i);
+        if (at < 0 || known!.sigs[at] !== sig || !Object.is(known!.tyres[at], ty)) send.push(i);
         keys.push(key ?? -1);
         sigs.push(sig);
+        tyres.push(ty);
       }
       // Stored rows not in the set are deleted; with a memo, only when it knew a row the set has not.
       if (!known || !memoable || known.keys.some((key) => !keys.includes(key))) delIdx.push(k);
-      batch.stageRollups(vd, memoable ? { keys, sigs } : null);
+      batch.stageRollups(vd, memoable ? { keys, sigs, tyres } : null);
     }
   }
   if (delIdx === null || delIdx.length > 0) {
