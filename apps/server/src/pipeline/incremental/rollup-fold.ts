@@ -134,7 +134,13 @@ export function newRollupFold(
  */
 const slotTables = new Map<string, number[]>();
 const SLOT_TABLES = 32;
+let lastTz = '';
+let lastStart = Number.NaN;
+let lastHours: number[] = [];
 function slotHoursOf(s: RollupFoldState, tz: string): number[] {
+  // Called a few times per record, nearly always for the fold of the call before: that table is
+  // returned without building the map's text key.
+  if (s.dayStart === lastStart && tz === lastTz) return lastHours;
   const key = `${tz}|${s.dayStart}`;
   let hours = slotTables.get(key);
   if (!hours) {
@@ -143,6 +149,9 @@ function slotHoursOf(s: RollupFoldState, tz: string): number[] {
     for (let t = s.dayStart; t < s.dayEnd; t += 900_000) hours.push(zonedHour(t, tz));
     slotTables.set(key, hours);
   }
+  lastTz = tz;
+  lastStart = s.dayStart;
+  lastHours = hours;
   return hours;
 }
 
